@@ -1,0 +1,179 @@
+//! Language descriptors: what navmap knows about one language, read from its directory
+//! `grammars/<id>/`.
+//!
+//! This crate owns the *shape* of a language directory (the manifest `language.toml`, the
+//! query files, the tree-sitter grammar handles) and the [`Registry`] that finds a language
+//! by id or by file extension. It names no language: the registry is filled by the
+//! `navmap-grammars` crate (one line per language). The map crate reads grammars, queries
+//! and import rules from here; the LSP crate reads the server command and install hint.
+//!
+//! ```
+//! use navmap_language::{Registry, Manifest};
+//! let manifest: Manifest = toml::from_str(r#"
+//!     id = "toy"
+//!     name = "Toy"
+//!     extensions = ["toy"]
+//! "#).unwrap();
+//! assert_eq!(manifest.id, "toy");
+//! let registry = Registry::new(vec![]);
+//! assert!(registry.for_path("a.toy").is_none());
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+/// The parsed `grammars/<id>/language.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The id used in node IDs (`py`, `ts`, …).
+    pub id: String,
+    /// Human name (`Python`).
+    pub name: String,
+    /// File extensions without the dot.
+    pub extensions: Vec<String>,
+    /// Which named grammar parses which extension, when the language has several
+    /// (TypeScript: `tsx = "tsx"`). Extensions not listed use the first grammar.
+    #[serde(default)]
+    pub grammar_for_extension: BTreeMap<String, String>,
+    /// The language server, if one is known.
+    #[serde(default)]
+    pub lsp: Option<LspManifest>,
+    /// Import-resolution rules; their meaning belongs to the map crate's resolver.
+    #[serde(default)]
+    pub imports: toml::Table,
+}
+
+/// The `[lsp]` table of a manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspManifest {
+    /// Command and arguments, e.g. `["pyright-langserver", "--stdio"]`.
+    pub command: Vec<String>,
+    /// The exact command a user runs to install the server.
+    pub install_hint: String,
+    /// LSP `languageId` for didOpen, per extension when it differs (`tsx = "typescriptreact"`).
+    pub language_id: String,
+    #[serde(default)]
+    pub language_id_for_extension: BTreeMap<String, String>,
+    /// Answer to `workspace/configuration` (a JSON object as a TOML table).
+    #[serde(default)]
+    pub settings: Option<toml::Table>,
+    /// `initializationOptions` sent with `initialize`.
+    #[serde(default)]
+    pub initialization_options: Option<toml::Table>,
+}
+
+/// One language: manifest, grammars and queries.
+#[derive(Clone)]
+pub struct Language {
+    pub manifest: Manifest,
+    /// Named grammars; the first is the default.
+    pub grammars: Vec<(String, tree_sitter::Language)>,
+    /// Query sources by file stem (`tags` for `tags.scm`, …).
+    pub queries: BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Language")
+            .field("id", &self.manifest.id)
+            .field("grammars", &self.grammars.iter().map(|g| &g.0).collect::<Vec<_>>())
+            .field("queries", &self.queries.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Language {
+    pub fn id(&self) -> &str {
+        &self.manifest.id
+    }
+
+    /// The grammar that parses files with this extension.
+    pub fn grammar_for_extension(&self, ext: &str) -> &tree_sitter::Language {
+        if let Some(name) = self.manifest.grammar_for_extension.get(ext)
+            && let Some((_, g)) = self.grammars.iter().find(|(n, _)| n == name)
+        {
+            return g;
+        }
+        &self.grammars[0].1
+    }
+
+    pub fn query(&self, stem: &str) -> Option<&str> {
+        self.queries.get(stem).map(String::as_str)
+    }
+
+    /// LSP `languageId` for a file with this extension.
+    pub fn lsp_language_id(&self, ext: &str) -> Option<&str> {
+        let lsp = self.manifest.lsp.as_ref()?;
+        Some(
+            lsp.language_id_for_extension
+                .get(ext)
+                .map(String::as_str)
+                .unwrap_or(&lsp.language_id),
+        )
+    }
+}
+
+/// All languages navmap knows, found by id or extension.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    languages: Vec<Arc<Language>>,
+}
+
+impl Registry {
+    pub fn new(languages: Vec<Language>) -> Self {
+        Registry {
+            languages: languages.into_iter().map(Arc::new).collect(),
+        }
+    }
+
+    pub fn all(&self) -> &[Arc<Language>] {
+        &self.languages
+    }
+
+    pub fn by_id(&self, id: &str) -> Option<&Arc<Language>> {
+        self.languages.iter().find(|l| l.manifest.id == id)
+    }
+
+    pub fn by_extension(&self, ext: &str) -> Option<&Arc<Language>> {
+        self.languages
+            .iter()
+            .find(|l| l.manifest.extensions.iter().any(|e| e == ext))
+    }
+
+    /// The language of a path, by its extension.
+    pub fn for_path(&self, path: &str) -> Option<&Arc<Language>> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        self.by_extension(ext)
+    }
+
+    pub fn ids(&self) -> Vec<&str> {
+        self.languages.iter().map(|l| l.id()).collect()
+    }
+}
+
+/// Builds a [`Language`] from a manifest's text, its grammars and its query files.
+/// Panics on a malformed manifest: manifests are compiled in, and a test loads them all.
+pub fn language(
+    manifest_toml: &str,
+    grammars: Vec<(&str, tree_sitter::Language)>,
+    queries: &[(&str, &str)],
+) -> Language {
+    let manifest: Manifest = toml::from_str(manifest_toml)
+        .unwrap_or_else(|e| panic!("malformed language manifest: {e}\n{manifest_toml}"));
+    Language {
+        manifest,
+        grammars: grammars
+            .into_iter()
+            .map(|(n, g)| (n.to_string(), g))
+            .collect(),
+        queries: queries
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    }
+}

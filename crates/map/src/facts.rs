@@ -1,0 +1,214 @@
+//! What extraction finds in one file, before anything is resolved.
+//!
+//! This is the contract between the two halves of the map crate:
+//! `extract` (tree-sitter queries → [`FileFacts`], per file, in parallel, no database)
+//! and `store`/`resolve` (facts of all files → nodes and edges in SQLite).
+//! Facts hold names, never node IDs of other files: resolution turns names into edges.
+//!
+//! Lines are 0-based here; columns are 0-based UTF-16 code units (the LSP convention).
+//! The MCP edge converts to 1-based.
+
+use serde::{Deserialize, Serialize};
+
+/// Node kinds of contract §3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    File,
+    Module,
+    Class,
+    Interface,
+    Trait,
+    Struct,
+    Enum,
+    Function,
+    Method,
+    Variable,
+    Constant,
+    TypeAlias,
+    Property,
+}
+
+impl NodeKind {
+    pub const ALL: [NodeKind; 13] = [
+        NodeKind::File,
+        NodeKind::Module,
+        NodeKind::Class,
+        NodeKind::Interface,
+        NodeKind::Trait,
+        NodeKind::Struct,
+        NodeKind::Enum,
+        NodeKind::Function,
+        NodeKind::Method,
+        NodeKind::Variable,
+        NodeKind::Constant,
+        NodeKind::TypeAlias,
+        NodeKind::Property,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::File => "file",
+            NodeKind::Module => "module",
+            NodeKind::Class => "class",
+            NodeKind::Interface => "interface",
+            NodeKind::Trait => "trait",
+            NodeKind::Struct => "struct",
+            NodeKind::Enum => "enum",
+            NodeKind::Function => "function",
+            NodeKind::Method => "method",
+            NodeKind::Variable => "variable",
+            NodeKind::Constant => "constant",
+            NodeKind::TypeAlias => "type_alias",
+            NodeKind::Property => "property",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<NodeKind> {
+        NodeKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// Edge kinds of contract §1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    Contains,
+    Imports,
+    Exports,
+    Calls,
+    Extends,
+    Implements,
+    References,
+}
+
+impl EdgeKind {
+    pub const ALL: [EdgeKind; 7] = [
+        EdgeKind::Contains,
+        EdgeKind::Imports,
+        EdgeKind::Exports,
+        EdgeKind::Calls,
+        EdgeKind::Extends,
+        EdgeKind::Implements,
+        EdgeKind::References,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Contains => "contains",
+            EdgeKind::Imports => "imports",
+            EdgeKind::Exports => "exports",
+            EdgeKind::Calls => "calls",
+            EdgeKind::Extends => "extends",
+            EdgeKind::Implements => "implements",
+            EdgeKind::References => "references",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<EdgeKind> {
+        EdgeKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// How an edge's target was found (contract §3). Ordered from most to least certain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Scope walk, self/this/cls/Self members, same file.
+    Exact,
+    /// Followed through an import or re-export.
+    Import,
+    /// The only exported symbol of that name in the repository.
+    Name,
+    /// Unresolved: several matches or none; up to 5 ranked candidates.
+    Candidate,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Exact => "exact",
+            Confidence::Import => "import",
+            Confidence::Name => "name",
+            Confidence::Candidate => "candidate",
+        }
+    }
+}
+
+/// A definition found in one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefFact {
+    pub kind: NodeKind,
+    pub name: String,
+    /// Dotted chain of enclosing named definitions, e.g. `SessionStore.refresh`.
+    /// Methods declared apart from their type (Rust `impl`, Go receivers) are
+    /// qualified by the type. Duplicates are *not* numbered here: the store adds `~2`, `~3`.
+    pub qualified_name: String,
+    /// Index into [`FileFacts::defs`] of the enclosing definition, if any.
+    pub parent: Option<usize>,
+    /// 0-based first and last line of the whole definition.
+    pub start_line: u32,
+    pub end_line: u32,
+    /// 0-based position of the name identifier (column in UTF-16 code units).
+    pub name_line: u32,
+    pub name_col: u32,
+    /// One-line signature, at most 200 chars.
+    pub signature: Option<String>,
+    /// First line of the doc comment / docstring, at most 200 chars.
+    pub doc: Option<String>,
+    /// Visible outside its module (exported, `pub`, capitalised in Go, no leading `_` in Python).
+    pub exported: bool,
+}
+
+/// A use of a name that resolution may turn into a `calls`, `extends`, `implements`
+/// or `references` edge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefFact {
+    /// Index into [`FileFacts::defs`] of the innermost enclosing definition; `None` = the file.
+    pub from: Option<usize>,
+    pub kind: EdgeKind,
+    /// The referenced name itself (last path segment): `refresh` in `self.store.refresh()`.
+    pub name: String,
+    /// What stands before the name, verbatim but trimmed: `self`, `this`, `Self`, `cls`,
+    /// `self.store`, `store`, `crate::store`, `os.path`. `None` for a bare name.
+    pub qualifier: Option<String>,
+    /// 0-based line of the use.
+    pub line: u32,
+}
+
+/// One import / use / require statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportFact {
+    /// The module specifier as written: `./store`, `..store`, `os.path`, `crate::store`,
+    /// `example.com/shop/store`.
+    pub module: String,
+    /// Names imported from it; empty = the module itself; a name `*` = a glob.
+    pub names: Vec<ImportedName>,
+    /// `import x as y` / `import * as y` / Go's package alias: the local name of the module.
+    pub alias: Option<String>,
+    /// A re-export (`export … from`, `pub use`, an import inside `__init__.py`).
+    pub reexport: bool,
+    /// 0-based line of the statement.
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedName {
+    pub name: String,
+    pub alias: Option<String>,
+}
+
+/// Everything extraction found in one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFacts {
+    /// Language id from the language directory (`py`, `ts`, …).
+    pub lang: String,
+    /// Definitions in source order (parents before children).
+    pub defs: Vec<DefFact>,
+    pub refs: Vec<RefFact>,
+    pub imports: Vec<ImportFact>,
+    /// True when tree-sitter reported syntax errors; facts are what it recovered.
+    pub had_errors: bool,
+    /// Number of lines in the file (for LOC figures).
+    pub lines: u32,
+}

@@ -1,0 +1,1 @@
+; placeholder: the map crate's extraction queries come here

@@ -1,0 +1,36 @@
+//! The language registry: the one place that names languages and their grammar crates.
+//!
+//! Each language lives in `grammars/<id>/`: `language.toml` (extensions, language server,
+//! import rules) and its tree-sitter queries (`*.scm`). This crate compiles those files in
+//! and pairs them with the grammar from the tree-sitter grammar crate. Adding a language is
+//! adding its directory, its grammar crate in Cargo.toml and one line in [`registry`].
+//!
+//! ```
+//! let registry = navmap_grammars::registry();
+//! assert!(registry.by_id("py").is_some());
+//! ```
+
+use navmap_language::{Language, Registry};
+
+/// Compiles in `grammars/<id>/language.toml` and the listed query files.
+macro_rules! language_dir {
+    ($id:literal, [$(($gname:literal, $grammar:expr)),+ $(,)?], [$($query:literal),* $(,)?]) => {
+        navmap_language::language(
+            include_str!(concat!("../", $id, "/language.toml")),
+            vec![$(($gname, tree_sitter::Language::new($grammar))),+],
+            &[$(($query, include_str!(concat!("../", $id, "/", $query, ".scm")))),*],
+        )
+    };
+}
+
+/// Every language navmap knows. One line per language.
+pub fn registry() -> Registry {
+    let languages: Vec<Language> = vec![
+        language_dir!("py", [("python", tree_sitter_python::LANGUAGE)], ["tags"]),
+        language_dir!("ts", [("typescript", tree_sitter_typescript::LANGUAGE_TYPESCRIPT), ("tsx", tree_sitter_typescript::LANGUAGE_TSX)], ["tags"]),
+        language_dir!("js", [("javascript", tree_sitter_javascript::LANGUAGE)], ["tags"]),
+        language_dir!("rs", [("rust", tree_sitter_rust::LANGUAGE)], ["tags"]),
+        language_dir!("go", [("go", tree_sitter_go::LANGUAGE)], ["tags"]),
+    ];
+    Registry::new(languages)
+}
