@@ -1,1 +1,0 @@
-; placeholder: the map crate's extraction queries come here
