@@ -1,0 +1,114 @@
+//! What a tool hands to the envelope: its data plus the facts truncation needs.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+/// Orders two items of a list: the better item first (`Ordering::Less`).
+pub type Comparator = Arc<dyn Fn(&Value, &Value) -> Ordering + Send + Sync>;
+
+/// How a truncatable list is ranked before its prefix is kept.
+#[derive(Clone, Default)]
+pub enum Ranker {
+    /// The tool already produced the list best-first.
+    #[default]
+    AlreadyRanked,
+    /// Sort (stable) with this comparator first.
+    By(Comparator),
+}
+
+impl fmt::Debug for Ranker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ranker::AlreadyRanked => f.write_str("AlreadyRanked"),
+            Ranker::By(_) => f.write_str("By(..)"),
+        }
+    }
+}
+
+/// A list inside `data` that may be cut to fit the budget.
+#[derive(Debug, Clone)]
+pub struct ListSpec {
+    /// A JSON pointer into `data` (`/results`, `/neighbors`). Lists must not nest inside
+    /// one another.
+    pub path: String,
+    /// What the items are, for `dropped.kind` and the note (`references`).
+    pub kind: String,
+    pub ranker: Ranker,
+    /// The narrowing sentence of the note, naming the parameter to pass
+    /// (`Pass fileFilter:'src/' to scope`); the envelope appends ", or raise tokenBudget.".
+    pub narrowing: String,
+}
+
+impl ListSpec {
+    /// An already-ranked list at `path` whose items are `kind`.
+    pub fn new(path: impl Into<String>, kind: impl Into<String>) -> Self {
+        ListSpec {
+            path: path.into(),
+            kind: kind.into(),
+            ranker: Ranker::AlreadyRanked,
+            narrowing: String::new(),
+        }
+    }
+
+    /// Ranks the list with `cmp` (stable sort, best first) before cutting.
+    pub fn ranked_by(
+        mut self,
+        cmp: impl Fn(&Value, &Value) -> Ordering + Send + Sync + 'static,
+    ) -> Self {
+        self.ranker = Ranker::By(Arc::new(cmp));
+        self
+    }
+
+    pub fn narrowing(mut self, sentence: impl Into<String>) -> Self {
+        self.narrowing = sentence.into();
+        self
+    }
+}
+
+/// A successful tool answer before it meets the budget.
+#[derive(Debug, Clone)]
+pub struct Payload {
+    pub data: Value,
+    pub lists: Vec<ListSpec>,
+    pub warnings: Vec<String>,
+    /// What cursors of this answer are bound to: the map generation for map tools, a
+    /// cached-result id for nav tools. 0 when nothing pages.
+    pub generation: u64,
+    /// Narrowing sentence for cuts outside any list (snippets, long strings).
+    pub narrowing: String,
+}
+
+impl Payload {
+    pub fn new(data: Value) -> Self {
+        Payload {
+            data,
+            lists: Vec::new(),
+            warnings: Vec::new(),
+            generation: 0,
+            narrowing: String::new(),
+        }
+    }
+
+    pub fn list(mut self, spec: ListSpec) -> Self {
+        self.lists.push(spec);
+        self
+    }
+
+    pub fn warn(mut self, warning: impl Into<String>) -> Self {
+        self.warnings.push(warning.into());
+        self
+    }
+
+    pub fn generation(mut self, generation: u64) -> Self {
+        self.generation = generation;
+        self
+    }
+
+    pub fn narrowing(mut self, sentence: impl Into<String>) -> Self {
+        self.narrowing = sentence.into();
+        self
+    }
+}

@@ -1,0 +1,233 @@
+//! Property tests of contract §2: for random nested payloads (with and without lists,
+//! unicode, deep nesting, 1 MB strings) and every budget, `used ≤ effective budget`, a
+//! truncated answer always says what it dropped with a non-empty note, rendering is
+//! deterministic, and cursors page through a ranking exactly once.
+
+use navmap_envelope::{
+    Budget, Cursor, ListSpec, Payload, Rendered, Request, estimate_tokens, render,
+};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // Failures print their minimal input; nothing is written into the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        // Exactly representable, so the parsed envelope compares equal.
+        (-1_000_000i32..1_000_000).prop_map(|n| Value::from(f64::from(n) / 8.0)),
+        ".{0,40}".prop_map(Value::from),
+        "\\PC{0,200}".prop_map(Value::from),
+        "[\\x00-\\x1f\"\\\\]{0,20}".prop_map(Value::from),
+    ]
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("snippet".to_string()),
+        Just("doc".to_string()),
+        "[a-z]{1,8}",
+        "\\PC{1,6}",
+    ]
+}
+
+fn nested() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(5, 96, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// A tool-like answer: maybe a `results` and a `neighbors` list, plus random fields, or
+/// a bare value with no list at all.
+fn payload() -> impl Strategy<Value = (Value, bool, bool, bool)> {
+    prop_oneof![
+        1 => nested().prop_map(|v| (v, false, false, false)),
+        3 => (
+            prop::option::of(prop::collection::vec(nested(), 0..120)),
+            prop::option::of(prop::collection::vec(nested(), 0..40)),
+            prop::collection::vec((key(), nested()), 0..4),
+            any::<bool>(),
+        )
+            .prop_map(|(results, neighbors, extra, sort)| {
+                let mut obj: Map<String, Value> = extra.into_iter().collect();
+                let (r, n) = (results.is_some(), neighbors.is_some());
+                if let Some(items) = results {
+                    obj.insert("results".into(), Value::Array(items));
+                }
+                if let Some(items) = neighbors {
+                    obj.insert("neighbors".into(), Value::Array(items));
+                }
+                (Value::Object(obj), r, n, sort)
+            }),
+    ]
+}
+
+fn budget() -> impl Strategy<Value = i64> {
+    prop_oneof![4 => 100i64..=600, 4 => 100i64..=10_000, 1 => any::<i64>(), 1 => -200i64..400]
+}
+
+fn build(data: &Value, results: bool, neighbors: bool, sort: bool, warnings: &[String]) -> Payload {
+    let mut p = Payload::new(data.clone()).generation(9);
+    if results {
+        let mut spec = ListSpec::new("/results", "results").narrowing("Pass kind to narrow");
+        if sort {
+            // A total order over arbitrary values: their compact text.
+            spec = spec.ranked_by(|a, b| a.to_string().cmp(&b.to_string()));
+        }
+        p = p.list(spec);
+    }
+    if neighbors {
+        p = p.list(ListSpec::new("/neighbors", "neighbors").narrowing("Pass depth: 1"));
+    }
+    for w in warnings {
+        p = p.warn(w.clone());
+    }
+    p
+}
+
+/// The invariants every rendered success must satisfy.
+fn check(out: &Rendered, asked: i64) -> Result<Value, TestCaseError> {
+    let budget = Budget::new(asked);
+    let env: Value = serde_json::from_str(&out.text)
+        .map_err(|e| TestCaseError::fail(format!("not JSON: {e}")))?;
+    prop_assert!(out.ok);
+    prop_assert_eq!(out.tokens, estimate_tokens(&out.text));
+    prop_assert!(
+        out.tokens <= budget.effective(),
+        "used {} > effective {}",
+        out.tokens,
+        budget.effective()
+    );
+    prop_assert_eq!(&env["tokenBudget"]["used"], &json!(out.tokens));
+    prop_assert_eq!(&env["tokenBudget"]["requested"], &json!(asked));
+    prop_assert_eq!(&env["tokenBudget"]["max"], &json!(10_000));
+    if env["truncated"] == true {
+        let d = &env["dropped"];
+        prop_assert!(d.is_object(), "truncated without dropped");
+        let note = d["note"].as_str().unwrap_or("");
+        prop_assert!(!note.is_empty());
+        prop_assert!(note.ends_with("aise tokenBudget."), "{}", note);
+        prop_assert!(d["kind"].as_str().is_some_and(|k| !k.is_empty()));
+        prop_assert!(d["count"].as_u64().unwrap() >= 1);
+        prop_assert!(d["count"].as_u64() <= d["total"].as_u64());
+    } else {
+        prop_assert_eq!(&env["truncated"], &json!(false));
+        prop_assert!(env.get("dropped").is_none());
+        prop_assert!(env.get("cursor").is_none());
+    }
+    if let Some(c) = env.get("cursor") {
+        let cursor = Cursor::decode(c.as_str().unwrap_or_default());
+        prop_assert!(cursor.is_ok());
+    }
+    Ok(env)
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    #[test]
+    fn used_never_exceeds_the_budget(
+        (data, results, neighbors, sort) in payload(),
+        asked in budget(),
+        warnings in prop::collection::vec("\\PC{0,80}", 0..3),
+    ) {
+        let request = Request { budget: Budget::new(asked), cursor: None, args_hash: 7 };
+        let out = render(Ok(build(&data, results, neighbors, sort, &warnings)), &request);
+        let env = check(&out, asked)?;
+        // Determinism.
+        let again = render(Ok(build(&data, results, neighbors, sort, &warnings)), &request);
+        prop_assert_eq!(&out, &again);
+        // Untouched when it fits (lists come back ranked, nothing else changes).
+        if env["truncated"] == false {
+            let mut expected = data.clone();
+            if results && sort
+                && let Some(Value::Array(items)) = expected.pointer_mut("/results")
+            {
+                items.sort_by_key(|v| v.to_string());
+            }
+            prop_assert_eq!(&env["data"], &expected);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn megabyte_strings_fit(
+        ch in any::<char>(),
+        len in 900_000usize..1_100_000,
+        in_list in any::<bool>(),
+        asked in budget(),
+    ) {
+        let big = ch.to_string().repeat(len);
+        let data = if in_list {
+            json!({"results": [{"doc": big, "snippet": "x"}, {"id": 1}], "n": 2})
+        } else {
+            json!({"contents": big})
+        };
+        let request = Request { budget: Budget::new(asked), cursor: None, args_hash: 0 };
+        let out = render(Ok(build(&data, in_list, false, false, &[])), &request);
+        let env = check(&out, asked)?;
+        prop_assert_eq!(&env["truncated"], &json!(true));
+    }
+
+    #[test]
+    fn deep_nesting_fits(depth in 20usize..100, leaf in "\\PC{0,3000}", asked in budget()) {
+        let mut value = Value::from(leaf);
+        for i in 0..depth {
+            value = if i % 2 == 0 { json!([value, i]) } else { json!({"k": value, "snippet": "s"}) };
+        }
+        let request = Request { budget: Budget::new(asked), cursor: None, args_hash: 0 };
+        let out = render(Ok(Payload::new(value)), &request);
+        check(&out, asked)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// Following cursors yields every item of the ranking exactly once, in order.
+    #[test]
+    fn cursors_page_exactly_once(
+        items in prop::collection::vec("[a-z0-9 ]{0,30}", 0..300),
+        asked in 200i64..3000,
+    ) {
+        let items: Vec<Value> = items.into_iter().enumerate()
+            .map(|(i, s)| json!({"id": i, "name": s})).collect();
+        let payload = Payload::new(json!({"results": items, "total": items.len()}))
+            .list(ListSpec::new("/results", "results")
+                .ranked_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str())))
+            .generation(5);
+        let mut expected = items.clone();
+        expected.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+        let mut seen = Vec::new();
+        let mut cursor: Option<Cursor> = None;
+        for _ in 0..=items.len() {
+            let request = Request { budget: Budget::new(asked), cursor: cursor.as_ref(), args_hash: 1 };
+            let out = render(Ok(payload.clone()), &request);
+            let env = check(&out, asked)?;
+            let page = env["data"]["results"].as_array().cloned().unwrap_or_default();
+            prop_assert!(!page.is_empty() || items.is_empty());
+            seen.extend(page);
+            match env.get("cursor") {
+                Some(c) => cursor = Some(Cursor::decode(c.as_str().unwrap()).unwrap()),
+                None => break,
+            }
+        }
+        prop_assert_eq!(seen, expected);
+    }
+}
