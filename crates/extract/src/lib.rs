@@ -9,18 +9,99 @@
 
 pub mod facts;
 
+mod compiled;
+mod defs;
+mod imports;
+mod matches;
+mod refs;
+mod text;
+
 // ---------------------------------------------------------------------------------------
 // The public API the map crate builds on. Signatures are fixed; bodies are being written.
 // ---------------------------------------------------------------------------------------
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use navmap_language::{Language, Registry};
 
+thread_local! {
+    /// One parser per thread: creating one costs an allocation and a language switch is cheap.
+    static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
+}
+
 /// Extracts the facts of one file. `ext` picks the grammar (e.g. `tsx`). Never fails.
 pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
-    let _ = (lang, ext, source);
-    unimplemented!("navmap-extract::extract is being written")
+    let mut out = facts::FileFacts {
+        lang: lang.id().to_string(),
+        lines: count_lines(source),
+        ..Default::default()
+    };
+    let Some(compiled) = compiled::get(lang, ext) else {
+        return out;
+    };
+    let tree = PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(&compiled.grammar).ok()?;
+        parser.parse(source, None)
+    });
+    let Some(tree) = tree else {
+        out.had_errors = true;
+        return out;
+    };
+    let root = tree.root_node();
+    out.had_errors = root.has_error();
+    let defs = match &compiled.defs {
+        Some(query) => defs::extract(query, root, source),
+        None => defs::Defs::default(),
+    };
+    if let Some(query) = &compiled.refs {
+        out.refs = refs::extract(query, root, source, &defs);
+    }
+    if let Some(query) = &compiled.imports {
+        let separator = rules_str(lang, "separator").unwrap_or(".");
+        out.imports = imports::extract(query, root, source, separator);
+    }
+    out.defs = defs.facts;
+    out
+}
+
+/// [`extract`] for a root-relative path: picks the grammar by the path's extension and
+/// applies the file-name rules of the manifest's `[imports]` (`reexport_files`: every
+/// import of such a file is a re-export). Prefer this when the path is known.
+pub fn extract_path(lang: &Language, path: &str, source: &str) -> facts::FileFacts {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    let ext = file_name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let mut facts = extract(lang, ext, source);
+    let reexport_file = lang
+        .manifest
+        .imports
+        .get("reexport_files")
+        .and_then(|v| v.as_array())
+        .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(file_name)));
+    if reexport_file {
+        for import in &mut facts.imports {
+            import.reexport = true;
+        }
+    }
+    facts
+}
+
+/// Compiles every query of `lang` against each of its grammars; one line per error
+/// (empty = all good). Extraction silently skips a query that does not compile, so the
+/// grammars crate tests this for every language.
+pub fn check_queries(lang: &Language) -> Vec<String> {
+    compiled::check(lang)
+}
+
+fn rules_str<'l>(lang: &'l Language, key: &str) -> Option<&'l str> {
+    lang.manifest.imports.get(key).and_then(|v| v.as_str())
+}
+
+fn count_lines(source: &str) -> u32 {
+    let newlines = source.bytes().filter(|b| *b == b'\n').count();
+    let unterminated = !source.is_empty() && !source.ends_with('\n');
+    (newlines + usize::from(unterminated)) as u32
 }
 
 /// Where an import's module specifier leads.

@@ -1,0 +1,296 @@
+//! Definitions: the `defs.scm` query's matches → [`DefFact`]s with parents, qualified
+//! names, signatures, docs and visibility. Capture conventions: `grammars/README.md`.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{Node, Query};
+
+use crate::facts::{DefFact, NodeKind};
+use crate::matches::{Match, run};
+use crate::text::{first_doc_line, node_text, one_line, signature, utf16_col};
+
+/// The definitions of a file plus what reference extraction needs to know about them.
+#[derive(Default)]
+pub struct Defs {
+    pub facts: Vec<DefFact>,
+    /// Byte range of each definition's node.
+    pub ranges: Vec<(usize, usize)>,
+    /// The innermost definition whose node contains this one (differs from
+    /// `facts[i].parent` for methods attached to an owner type).
+    pub enclosing: Vec<Option<usize>>,
+    /// Definitions by qualified name (the first of duplicates).
+    pub by_qualified: HashMap<String, usize>,
+    /// Node ids of definition names and owner types: never references.
+    pub not_refs: HashSet<usize>,
+}
+
+impl Defs {
+    /// The innermost definition whose node contains the byte range `[start, end)`.
+    pub fn innermost(&self, start: usize, end: usize) -> Option<usize> {
+        // Definitions are sorted by start; the last one starting at or before `start`,
+        // then up its chain of enclosing definitions until one contains the range.
+        let idx = self.ranges.partition_point(|(s, _)| *s <= start);
+        let mut cur = idx.checked_sub(1);
+        while let Some(i) = cur {
+            let (s, e) = self.ranges[i];
+            if s <= start && end <= e {
+                return Some(i);
+            }
+            cur = self.enclosing[i];
+        }
+        None
+    }
+
+    /// The qualified-name prefix of a scope (`""` for the file).
+    pub fn prefix(&self, scope: Option<usize>) -> &str {
+        scope
+            .map(|i| self.facts[i].qualified_name.as_str())
+            .unwrap_or("")
+    }
+
+    /// The definition an owner name (`impl X`, Go receiver `X`) denotes inside `scope`.
+    pub fn owner(&self, scope: Option<usize>, owner: &str) -> Option<usize> {
+        self.by_qualified
+            .get(&join(self.prefix(scope), owner))
+            .copied()
+    }
+}
+
+pub fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+struct Raw<'t> {
+    node: Node<'t>,
+    pattern: usize,
+    kind: NodeKind,
+    name: Node<'t>,
+    body: Option<Node<'t>>,
+    owner: Option<Node<'t>>,
+    context: Option<Node<'t>>,
+}
+
+struct DocMatch<'t> {
+    pattern: usize,
+    target: Node<'t>,
+    docs: Vec<Node<'t>>,
+}
+
+pub fn extract(query: &Query, root: Node, source: &str) -> Defs {
+    let matches = run(query, root, source);
+    let mut raws: HashMap<usize, Raw> = HashMap::new();
+    let mut exported_nodes = HashSet::new();
+    let mut exported_names = HashSet::new();
+    let mut unexported_nodes = HashSet::new();
+    let mut docs = Vec::new();
+    for m in &matches {
+        exported_nodes.extend(m.all("exported").map(|n| n.id()));
+        unexported_nodes.extend(m.all("unexported").map(|n| n.id()));
+        exported_names.extend(m.all("exported.name").map(|n| node_text(&n, source)));
+        collect_doc(m, &mut docs);
+        collect_def(m, &mut raws);
+    }
+
+    let mut raws: Vec<Raw> = raws.into_values().collect();
+    // `_` binds nothing (Go's blank identifier, Python's throwaway).
+    raws.retain(|r| node_text(&r.name, source) != "_");
+    raws.sort_by_key(|r| {
+        (
+            r.node.start_byte(),
+            std::cmp::Reverse(r.node.end_byte()),
+            r.pattern,
+        )
+    });
+
+    let mut defs = Defs::default();
+    let mut stack: Vec<usize> = Vec::new();
+    for raw in &raws {
+        let (start, end) = (raw.node.start_byte(), raw.node.end_byte());
+        while let Some(&top) = stack.last() {
+            let (s, e) = defs.ranges[top];
+            if s <= start && end <= e {
+                break;
+            }
+            stack.pop();
+        }
+        let enclosing = stack.last().copied();
+        let index = defs.facts.len();
+        let name = node_text(&raw.name, source).to_string();
+        let owner_text = raw.owner.map(|o| node_text(&o, source).to_string());
+        let (parent, qualified_name) = match &owner_text {
+            Some(owner) => {
+                let owner_def = defs.owner(enclosing, owner);
+                let qualified = join(&join(defs.prefix(enclosing), owner), &name);
+                (owner_def.or(enclosing), qualified)
+            }
+            None => (enclosing, join(defs.prefix(enclosing), &name)),
+        };
+        let kind = match (raw.kind, parent.map(|p| defs.facts[p].kind)) {
+            (NodeKind::Function, Some(pk)) if is_type(pk) => NodeKind::Method,
+            (NodeKind::Function, _) if owner_text.is_some() => NodeKind::Method,
+            (kind, _) => kind,
+        };
+        let name_pos = raw.name.start_position();
+        let exported = !unexported_nodes.contains(&raw.node.id())
+            && (exported_nodes.contains(&raw.node.id())
+                || (enclosing.is_none() && exported_names.contains(name.as_str())));
+        defs.not_refs.insert(raw.name.id());
+        if let Some(owner) = raw.owner {
+            defs.not_refs.insert(owner.id());
+        }
+        defs.by_qualified
+            .entry(qualified_name.clone())
+            .or_insert(index);
+        defs.facts.push(DefFact {
+            kind,
+            name,
+            qualified_name,
+            parent,
+            start_line: raw.node.start_position().row as u32,
+            end_line: raw.node.end_position().row as u32,
+            name_line: name_pos.row as u32,
+            name_col: utf16_col(source, raw.name.start_byte(), name_pos.column),
+            signature: signature(&raw.context.unwrap_or(raw.node), raw.body.as_ref(), source),
+            doc: None,
+            exported,
+        });
+        defs.ranges.push((start, end));
+        defs.enclosing.push(enclosing);
+        stack.push(index);
+    }
+
+    docs.sort_by_key(|d| d.pattern);
+    for doc in docs {
+        attach_doc(&mut defs, &raws, doc, source);
+    }
+    defs
+}
+
+fn is_type(kind: NodeKind) -> bool {
+    matches!(
+        kind,
+        NodeKind::Class | NodeKind::Interface | NodeKind::Trait | NodeKind::Struct | NodeKind::Enum
+    )
+}
+
+fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut HashMap<usize, Raw<'t>>) {
+    let Some((kind, node)) = m.with_prefix("definition.") else {
+        return;
+    };
+    let (Some(kind), Some(name)) = (NodeKind::parse(kind), m.get("name")) else {
+        return;
+    };
+
+    let raw = Raw {
+        node,
+        pattern: m.pattern,
+        kind,
+        name,
+        body: m.get("body"),
+        owner: m.get("owner"),
+        context: m.get("context"),
+    };
+    match raws.get_mut(&node.id()) {
+        // The first pattern in the file decides kind and name; later ones may add parts.
+        Some(old) if old.pattern <= raw.pattern => {
+            old.body = old.body.or(raw.body);
+            old.owner = old.owner.or(raw.owner);
+            old.context = old.context.or(raw.context);
+        }
+        Some(old) => {
+            let (body, owner, context) = (old.body, old.owner, old.context);
+            *old = raw;
+            old.body = old.body.or(body);
+            old.owner = old.owner.or(owner);
+            old.context = old.context.or(context);
+        }
+        None => {
+            raws.insert(node.id(), raw);
+        }
+    }
+}
+
+fn collect_doc<'t>(m: &Match<'_, 't>, docs: &mut Vec<DocMatch<'t>>) {
+    let nodes: Vec<Node> = m.all("doc").collect();
+    if nodes.is_empty() {
+        return;
+    }
+    let target = m
+        .get("doc.for")
+        .or_else(|| m.with_prefix("definition.").map(|(_, n)| n));
+    if let Some(target) = target {
+        docs.push(DocMatch {
+            pattern: m.pattern,
+            target,
+            docs: nodes,
+        });
+    }
+}
+
+fn attach_doc(defs: &mut Defs, raws: &[Raw], doc: DocMatch, source: &str) {
+    let target = doc.target;
+    let index = raws
+        .iter()
+        .position(|r| r.node.id() == target.id())
+        .or_else(|| {
+            raws.iter().position(|r| {
+                target.start_byte() <= r.node.start_byte() && r.node.end_byte() <= target.end_byte()
+            })
+        });
+    let Some(index) = index else { return };
+    if defs.facts[index].doc.is_some() {
+        return;
+    }
+    let mut nodes = doc.docs;
+    nodes.sort_by_key(|n| n.start_byte());
+    let Some(last) = nodes.last().copied() else {
+        return;
+    };
+    // A comment block above the definition documents it only when nothing but
+    // line breaks separates them; a blank line makes it a separate comment.
+    if last.end_byte() <= target.start_byte() {
+        let next_row = last.next_sibling().map(|n| n.start_position().row);
+        if next_row.is_some_and(|row| row > last_row(&last) + 1) {
+            return;
+        }
+    }
+    // The run of comments that touch each other, ending at the last.
+    let mut first = nodes.len() - 1;
+    while first > 0
+        && nodes[first - 1].end_byte() <= nodes[first].start_byte()
+        && last_row(&nodes[first - 1]) + 1 >= nodes[first].start_position().row
+    {
+        first -= 1;
+    }
+    for node in &nodes[first..] {
+        if let Some(line) = first_doc_line(node_text(node, source)) {
+            defs.facts[index].doc = Some(line);
+            return;
+        }
+    }
+}
+
+/// The last row a node's text is on (a line comment's range may end at column 0 of the
+/// next row, after its newline).
+fn last_row(node: &Node) -> usize {
+    let end = node.end_position();
+    if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    }
+}
+
+/// A whitespace-collapsed excerpt for qualifiers: a call chain broken over lines reads as
+/// it would on one line (`a.b().c`, not `a.b() .c`).
+pub fn excerpt(node: &Node, source: &str) -> String {
+    let text = one_line(node_text(node, source))
+        .replace(" .", ".")
+        .replace(" ?.", "?.")
+        .replace(" ::", "::");
+    crate::text::cap(text)
+}

@@ -1,0 +1,157 @@
+//! Imports: the `imports.scm` query's matches → [`ImportFact`]s. Capture conventions:
+//! `grammars/README.md`.
+//!
+//! A match yields one *entry* (a module, a name from a module, or a glob); entries of the
+//! same statement and module are merged into one fact. Nested import trees (Rust's
+//! `use a::{b::{c, d}}`) are flattened with `@import.prefix`: a prefix captured inside some
+//! node applies to every entry elsewhere inside that node, joined with the manifest's
+//! `[imports] separator`.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{Node, Query};
+
+use crate::facts::{ImportFact, ImportedName};
+use crate::matches::{property, run};
+use crate::text::{node_text, unquote};
+
+struct Entry<'t> {
+    statement: Option<Node<'t>>,
+    anchor: Node<'t>,
+    module: Option<String>,
+    module_alias: Option<String>,
+    name: Option<ImportedName>,
+    reexport: bool,
+}
+
+pub fn extract(query: &Query, root: Node, source: &str, separator: &str) -> Vec<ImportFact> {
+    let mut statements: Vec<Node> = Vec::new();
+    let mut reexports: HashSet<usize> = HashSet::new();
+    let mut prefixes: Vec<Node> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    for m in run(query, root, source) {
+        let statement = m.get("import");
+        statements.extend(statement);
+        let reexport = m.get("import.reexport");
+        reexports.extend(reexport.map(|n| n.id()));
+        prefixes.extend(m.get("import.prefix"));
+
+        let module = m.get("import.module");
+        let name = m.get("import.name");
+        let glob = m.get("import.glob");
+        let fixed_name = property(query, m.pattern, "import.name");
+        let Some(anchor) = name.or(glob).or(module) else {
+            continue;
+        };
+        let text = |n: Node| unquote(node_text(&n, source)).to_string();
+        let alias = m.get("import.alias").map(text);
+        let imported = if glob.is_some() {
+            Some(ImportedName {
+                name: "*".into(),
+                alias: None,
+            })
+        } else if let Some(name) = name {
+            Some(ImportedName {
+                name: text(name),
+                alias,
+            })
+        } else {
+            fixed_name.map(|n| ImportedName {
+                name: n.to_string(),
+                alias,
+            })
+        };
+        entries.push(Entry {
+            statement,
+            anchor,
+            module: module.map(text),
+            module_alias: m.get("import.module_alias").map(text),
+            name: imported,
+            reexport: reexport.is_some(),
+        });
+    }
+
+    prefixes.sort_by_key(|p| p.start_byte());
+    prefixes.dedup_by_key(|p| p.id());
+    let mut facts: Vec<ImportFact> = Vec::new();
+    let mut statement_of: Vec<usize> = Vec::new();
+    let mut index: HashMap<(usize, String, Option<String>), usize> = HashMap::new();
+    entries.sort_by_key(|e| e.anchor.start_byte());
+    for entry in entries {
+        let statement = entry
+            .statement
+            .or_else(|| innermost(&statements, entry.anchor));
+        let mut parts: Vec<&str> = prefixes
+            .iter()
+            .filter(|p| applies(p, entry.anchor))
+            .map(|p| node_text(p, source).trim())
+            .collect();
+        parts.extend(entry.module.as_deref());
+        if parts.is_empty() {
+            continue;
+        }
+        let module = parts.join(separator);
+        let stmt = statement.unwrap_or(entry.anchor);
+        let reexport = entry.reexport || reexports.contains(&stmt.id());
+        let key = (stmt.id(), module.clone(), entry.module_alias.clone());
+        let i = *index.entry(key).or_insert_with(|| {
+            statement_of.push(stmt.id());
+            facts.push(ImportFact {
+                module,
+                names: Vec::new(),
+                alias: entry.module_alias.clone(),
+                reexport: false,
+                line: stmt.start_position().row as u32,
+            });
+            facts.len() - 1
+        });
+        let fact = &mut facts[i];
+        fact.reexport |= reexport;
+        if let Some(name) = entry.name
+            && !fact.names.contains(&name)
+        {
+            fact.names.push(name);
+        }
+    }
+    // A pattern that captures just the module of every statement adds nothing to a
+    // statement that other patterns already described (`import * as x from "m"`).
+    let described: HashSet<(usize, &str)> = facts
+        .iter()
+        .zip(&statement_of)
+        .filter(|(f, _)| !f.names.is_empty() || f.alias.is_some())
+        .map(|(f, s)| (*s, f.module.as_str()))
+        .collect();
+    let keep: Vec<bool> = facts
+        .iter()
+        .zip(&statement_of)
+        .map(|(f, s)| {
+            !f.names.is_empty()
+                || f.alias.is_some()
+                || !described.contains(&(*s, f.module.as_str()))
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    facts.retain(|_| keep.next().unwrap_or(true));
+    facts
+}
+
+/// A prefix applies to an entry inside the prefix's parent, but not to the prefix's own
+/// path (whose parts are the prefix itself).
+fn applies(prefix: &Node, anchor: Node) -> bool {
+    let Some(scope) = prefix.parent() else {
+        return false;
+    };
+    contains(&scope, &anchor) && !contains(prefix, &anchor)
+}
+
+fn contains(outer: &Node, inner: &Node) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+fn innermost<'t>(statements: &[Node<'t>], anchor: Node<'t>) -> Option<Node<'t>> {
+    statements
+        .iter()
+        .filter(|s| contains(s, &anchor))
+        .min_by_key(|s| s.end_byte() - s.start_byte())
+        .copied()
+}

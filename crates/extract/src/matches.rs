@@ -1,0 +1,62 @@
+//! Running a query: the streaming matches of tree-sitter collected into owned values.
+
+use tree_sitter::{Node, Query, QueryCursor, StreamingIterator};
+
+/// One match: its pattern index and its captures by capture name.
+pub struct Match<'q, 't> {
+    pub pattern: usize,
+    pub captures: Vec<(&'q str, Node<'t>)>,
+}
+
+impl<'q, 't> Match<'q, 't> {
+    /// The first node captured as `name`.
+    pub fn get(&self, name: &str) -> Option<Node<'t>> {
+        self.captures
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, node)| *node)
+    }
+
+    /// Every node captured as `name`, in capture order.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = Node<'t>> + 'a {
+        self.captures
+            .iter()
+            .filter(move |(n, _)| *n == name)
+            .map(|(_, node)| *node)
+    }
+
+    /// The first capture whose name starts with `prefix`: (suffix, node).
+    pub fn with_prefix(&self, prefix: &str) -> Option<(&'q str, Node<'t>)> {
+        self.captures
+            .iter()
+            .find_map(|(n, node)| n.strip_prefix(prefix).map(|suffix| (suffix, *node)))
+    }
+}
+
+/// All matches of `query` under `root`, in the order tree-sitter reports them.
+pub fn run<'q, 't>(query: &'q Query, root: Node<'t>, source: &str) -> Vec<Match<'q, 't>> {
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut out = Vec::new();
+    let mut matches = cursor.matches(query, root, source.as_bytes());
+    while let Some(m) = matches.next() {
+        out.push(Match {
+            pattern: m.pattern_index,
+            captures: m
+                .captures()
+                .iter()
+                .map(|c| (names[c.index as usize], c.node))
+                .collect(),
+        });
+    }
+    out
+}
+
+/// The value of `#set! <key> "<value>"` in a pattern, if any.
+pub fn property<'q>(query: &'q Query, pattern: usize, key: &str) -> Option<&'q str> {
+    query
+        .property_settings(pattern)
+        .iter()
+        .find(|p| &*p.key == key)
+        .and_then(|p| p.value.as_deref())
+}

@@ -1,0 +1,98 @@
+//! Uses of names: the `refs.scm` query's matches → [`RefFact`]s. Capture conventions:
+//! `grammars/README.md`.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Query};
+
+use crate::defs::{Defs, excerpt};
+use crate::facts::{EdgeKind, RefFact};
+use crate::matches::run;
+use crate::text::node_text;
+
+struct Raw {
+    pattern: usize,
+    kind: EdgeKind,
+    name: String,
+    qualifier: Option<String>,
+    owner: Option<String>,
+    start: usize,
+    end: usize,
+    line: u32,
+}
+
+/// `call` → calls, `extends`, `implements`; anything else (`type`, `decorator`, …) → references.
+fn edge_kind(suffix: &str) -> EdgeKind {
+    match suffix {
+        "call" => EdgeKind::Calls,
+        "extends" => EdgeKind::Extends,
+        "implements" => EdgeKind::Implements,
+        _ => EdgeKind::References,
+    }
+}
+
+/// Which of two captures of the same name node is kept: calls and inheritance over plain
+/// references, then the one with a qualifier, then the earlier pattern.
+fn rank(raw: &Raw) -> (u8, bool, usize) {
+    let kind = match raw.kind {
+        EdgeKind::Calls => 0,
+        EdgeKind::Extends | EdgeKind::Implements => 1,
+        _ => 2,
+    };
+    (kind, raw.qualifier.is_none(), raw.pattern)
+}
+
+pub fn extract(query: &Query, root: Node, source: &str, defs: &Defs) -> Vec<RefFact> {
+    let mut by_name: HashMap<usize, Raw> = HashMap::new();
+    for m in run(query, root, source) {
+        let Some((suffix, node)) = m.with_prefix("reference.") else {
+            continue;
+        };
+        let Some(name) = m.get("name") else { continue };
+        if defs.not_refs.contains(&name.id()) {
+            continue;
+        }
+        let text = node_text(&name, source).trim();
+        if text.is_empty() {
+            continue;
+        }
+        let raw = Raw {
+            pattern: m.pattern,
+            kind: edge_kind(suffix),
+            name: text.to_string(),
+            qualifier: m
+                .get("qualifier")
+                .map(|q| excerpt(&q, source))
+                .filter(|q| !q.is_empty()),
+            owner: m.get("owner").map(|o| node_text(&o, source).to_string()),
+            start: node.start_byte(),
+            end: node.end_byte(),
+            line: name.start_position().row as u32,
+        };
+        match by_name.get(&name.id()) {
+            Some(old) if rank(old) <= rank(&raw) => {}
+            _ => {
+                by_name.insert(name.id(), raw);
+            }
+        }
+    }
+    let mut raws: Vec<Raw> = by_name.into_values().collect();
+    raws.sort_by_key(|r| (r.line, r.start, r.pattern));
+    raws.into_iter()
+        .map(|raw| {
+            let enclosing = defs.innermost(raw.start, raw.end);
+            // `impl Trait for Type`: the edge starts at the type, not at the file.
+            let from = match &raw.owner {
+                Some(owner) => defs.owner(enclosing, owner).or(enclosing),
+                None => enclosing,
+            };
+            RefFact {
+                from,
+                kind: raw.kind,
+                name: raw.name,
+                qualifier: raw.qualifier,
+                line: raw.line,
+            }
+        })
+        .collect()
+}

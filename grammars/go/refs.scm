@@ -1,0 +1,20 @@
+; Go uses of names. Capture conventions: grammars/README.md.
+; No `implements`: Go interfaces are satisfied structurally, and guessing would mislead.
+
+; Calls: `f()`, `pkg.F()`, `x.y.M()`, generic instantiations.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (selector_expression operand: (_) @qualifier field: (field_identifier) @name)) @reference.call
+(call_expression function: (index_expression operand: (identifier) @name)) @reference.call
+
+; Embedded types in structs and interfaces extend them.
+(field_declaration_list (field_declaration !name type: [(type_identifier) @name (pointer_type (type_identifier) @name)]) @reference.extends)
+(field_declaration_list (field_declaration !name type: [(qualified_type package: (_) @qualifier name: (type_identifier) @name)
+                                                        (pointer_type (qualified_type package: (_) @qualifier name: (type_identifier) @name))]) @reference.extends)
+(interface_type (type_elem (type_identifier) @name) @reference.extends)
+(interface_type (type_elem (qualified_type package: (_) @qualifier name: (type_identifier) @name)) @reference.extends)
+
+; Types anywhere; definition names are left out by the engine.
+((type_identifier) @name @reference.type
+  (#not-any-of? @name "string" "bool" "byte" "rune" "error" "any" "int" "int8" "int16" "int32" "int64"
+    "uint" "uint8" "uint16" "uint32" "uint64" "uintptr" "float32" "float64" "complex64" "complex128"))
+(qualified_type package: (_) @qualifier name: (type_identifier) @name) @reference.type

@@ -1,0 +1,27 @@
+; Python uses of names. Capture conventions: grammars/README.md.
+
+; Calls: `f(…)`, `obj.attr.f(…)`.
+(call function: (identifier) @name) @reference.call
+(call function: (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.call
+
+; Base classes: `class C(Base, mod.Base)`; keyword arguments (metaclass=…) are not bases.
+(class_definition
+  superclasses: (argument_list
+    [(identifier) @name
+     (attribute object: (_) @qualifier attribute: (identifier) @name)] @reference.extends))
+
+; Decorators.
+(decorator (identifier) @name) @reference.decorator
+(decorator (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.decorator
+(decorator (call function: (identifier) @name)) @reference.decorator
+(decorator (call function: (attribute object: (_) @qualifier attribute: (identifier) @name))) @reference.decorator
+
+; Type annotations, including generics (`Dict[str, Session]`) and forward references ("Session").
+(type (identifier) @name) @reference.type
+(type (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.type
+(generic_type (identifier) @name) @reference.type
+(type (subscript value: (identifier) @name)) @reference.type
+(type (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name))) @reference.type
+(type (subscript subscript: (identifier) @name)) @reference.type
+((type (string (string_content) @name)) @reference.type
+  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))

@@ -1,0 +1,51 @@
+; Rust definitions. Capture conventions: grammars/README.md.
+; The first pattern that matches a node decides its kind: specific patterns come first.
+
+; Items of `impl Type` / `impl Trait for Type` blocks belong to the type (`@owner`).
+(impl_item
+  type: [(type_identifier) @owner
+         (generic_type type: (type_identifier) @owner)
+         (scoped_type_identifier name: (type_identifier) @owner)]
+  body: (declaration_list
+    [(function_item name: (identifier) @name body: (_) @body) @definition.method
+     (function_signature_item name: (identifier) @name) @definition.method
+     (const_item name: (identifier) @name) @definition.constant
+     (type_item name: (type_identifier) @name) @definition.type_alias]))
+
+; Trait items.
+(trait_item
+  body: (declaration_list
+    [(function_item name: (identifier) @name body: (_) @body) @definition.method
+     (function_signature_item name: (identifier) @name) @definition.method
+     (associated_type name: (type_identifier) @name) @definition.type_alias
+     (const_item name: (identifier) @name) @definition.constant]))
+
+(function_item name: (identifier) @name body: (_) @body) @definition.function
+(function_signature_item name: (identifier) @name) @definition.function
+(macro_definition name: (identifier) @name) @definition.function
+
+(struct_item name: (type_identifier) @name body: (_) @body) @definition.struct
+(struct_item name: (type_identifier) @name) @definition.struct
+(union_item name: (type_identifier) @name body: (_) @body) @definition.struct
+(enum_item name: (type_identifier) @name body: (_) @body) @definition.enum
+(trait_item name: (type_identifier) @name body: (_) @body) @definition.trait
+(type_item name: (type_identifier) @name) @definition.type_alias
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.constant
+(mod_item name: (identifier) @name body: (_) @body) @definition.module
+
+; Struct fields.
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.property)
+
+; Doc comments (`///`, `/** */`) above an item, possibly with attributes in between.
+((line_comment)+ @doc . (attribute_item)* . (_) @doc.for
+  (#match? @doc "^///"))
+((block_comment) @doc . (attribute_item)* . (_) @doc.for
+  (#match? @doc "^/[*][*]"))
+
+; Public: `pub` (not `pub(crate)`); trait items and items of trait impls are as public as
+; the trait.
+((_ (visibility_modifier) @_v) @exported
+  (#eq? @_v "pub"))
+(impl_item trait: (_) body: (declaration_list [(function_item) (const_item) (type_item)] @exported))
+(trait_item body: (declaration_list [(function_item) (function_signature_item) (associated_type) (const_item)] @exported))

@@ -1,0 +1,27 @@
+; Rust uses of names. Capture conventions: grammars/README.md.
+
+; Calls: `f()`, `a::b::f()`, `Type::f()`, `x.y.f()`, turbofish forms, macros.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.call
+(call_expression function: (field_expression value: (_) @qualifier field: (field_identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (scoped_identifier path: (_) @qualifier name: (identifier) @name))) @reference.call
+(call_expression function: (generic_function function: (field_expression value: (_) @qualifier field: (field_identifier) @name))) @reference.call
+(macro_invocation macro: (identifier) @name) @reference.call
+(macro_invocation macro: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.call
+
+; `impl Trait for Type`: an `implements` edge from the type (`@owner`) to the trait.
+(impl_item
+  trait: [(type_identifier) @name
+          (generic_type type: (type_identifier) @name)
+          (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)
+          (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))]
+  type: [(type_identifier) @owner
+         (generic_type type: (type_identifier) @owner)
+         (scoped_type_identifier name: (type_identifier) @owner)]) @reference.implements
+
+; Types anywhere (signatures, fields, generics, struct literals, bounds); definition names
+; are left out by the engine.
+((type_identifier) @name @reference.type
+  (#not-eq? @name "Self"))
+(scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type

@@ -1,0 +1,54 @@
+; TypeScript definitions (TS and TSX grammars). Capture conventions: grammars/README.md.
+; The first pattern that matches a node decides its kind: specific patterns come first.
+
+(function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+
+(class_declaration name: (type_identifier) @name body: (_) @body) @definition.class
+(abstract_class_declaration name: (type_identifier) @name body: (_) @body) @definition.class
+(class name: (type_identifier) @name body: (_) @body) @definition.class
+(interface_declaration name: (type_identifier) @name body: (_) @body) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type_alias
+(enum_declaration name: (identifier) @name body: (_) @body) @definition.enum
+(internal_module name: (_) @name body: (_) @body) @definition.module
+
+; Members.
+(method_definition name: (_) @name body: (_) @body) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
+(method_signature name: (_) @name) @definition.method
+(public_field_definition name: (_) @name) @definition.property
+(property_signature name: (_) @name) @definition.property
+
+; Module-level `const f = () => …` / `function` expressions are functions; other
+; `const`s are constants, `let`/`var` variables.
+(program
+  [(lexical_declaration
+     (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function)
+   (export_statement declaration: (lexical_declaration
+     (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.function))])
+(program
+  [(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)
+   (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant))])
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+                                   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)])])
+
+; JSDoc: a `/** … */` comment right before a declaration (or its `export`).
+((comment) @doc . (_) @doc.for
+  (#match? @doc "^/[*][*]"))
+
+; Exported: `export <declaration>`, `export { a, b }`, `export default a`; public members.
+(export_statement declaration: (_) @exported)
+(export_statement declaration: [(lexical_declaration (variable_declarator) @exported)
+                                (variable_declaration (variable_declarator) @exported)])
+(export_statement (export_clause (export_specifier name: (identifier) @exported.name)) !source)
+(export_statement value: (identifier) @exported.name)
+(class_body [(method_definition) (abstract_method_signature) (public_field_definition)] @exported)
+(interface_body [(method_signature) (property_signature)] @exported)
+((method_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
+((public_field_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
+(method_definition name: (private_property_identifier)) @unexported
+(public_field_definition name: (private_property_identifier)) @unexported

@@ -1,0 +1,25 @@
+; TypeScript uses of names (TS and TSX grammars). Capture conventions: grammars/README.md.
+
+; Calls and constructions: `f()`, `a.b.f()`, `new C()`, `new ns.C()`.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+
+; Inheritance: `class A extends B implements I`, `interface I extends J`.
+(extends_clause value: (identifier) @name) @reference.extends
+(extends_clause value: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.extends
+(implements_clause [(type_identifier) @name (generic_type name: (type_identifier) @name)]) @reference.implements
+(implements_clause (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)) @reference.implements
+(extends_type_clause type: [(type_identifier) @name (generic_type name: (type_identifier) @name)]) @reference.extends
+(extends_type_clause type: (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)) @reference.extends
+
+; Types anywhere (annotations, generics, aliases); definition names are left out by the engine.
+(type_identifier) @name @reference.type
+(nested_type_identifier module: (_) @qualifier name: (type_identifier) @name) @reference.type
+
+; Decorators.
+(decorator (identifier) @name) @reference.decorator
+(decorator (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.decorator
+(decorator (call_expression function: (identifier) @name)) @reference.decorator
+(decorator (call_expression function: (member_expression object: (_) @qualifier property: (property_identifier) @name))) @reference.decorator
