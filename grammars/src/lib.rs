@@ -26,11 +26,34 @@ macro_rules! language_dir {
 /// Every language navmap knows. One line per language.
 pub fn registry() -> Registry {
     let languages: Vec<Language> = vec![
-        language_dir!("py", [("python", tree_sitter_python::LANGUAGE)], ["defs", "refs", "imports"]),
-        language_dir!("ts", [("typescript", tree_sitter_typescript::LANGUAGE_TYPESCRIPT), ("tsx", tree_sitter_typescript::LANGUAGE_TSX)], ["defs", "refs", "refs.tsx", "imports"]),
-        language_dir!("js", [("javascript", tree_sitter_javascript::LANGUAGE)], ["defs", "refs", "imports"]),
-        language_dir!("rs", [("rust", tree_sitter_rust::LANGUAGE)], ["defs", "refs", "imports"]),
-        language_dir!("go", [("go", tree_sitter_go::LANGUAGE)], ["defs", "refs", "imports"]),
+        language_dir!(
+            "py",
+            [("python", tree_sitter_python::LANGUAGE)],
+            ["defs", "refs", "imports"]
+        ),
+        language_dir!(
+            "ts",
+            [
+                ("typescript", tree_sitter_typescript::LANGUAGE_TYPESCRIPT),
+                ("tsx", tree_sitter_typescript::LANGUAGE_TSX)
+            ],
+            ["defs", "refs", "refs.tsx", "imports"]
+        ),
+        language_dir!(
+            "js",
+            [("javascript", tree_sitter_javascript::LANGUAGE)],
+            ["defs", "refs", "imports"]
+        ),
+        language_dir!(
+            "rs",
+            [("rust", tree_sitter_rust::LANGUAGE)],
+            ["defs", "refs", "imports"]
+        ),
+        language_dir!(
+            "go",
+            [("go", tree_sitter_go::LANGUAGE)],
+            ["defs", "refs", "imports"]
+        ),
     ];
     Registry::new(languages)
 }

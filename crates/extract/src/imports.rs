@@ -40,11 +40,13 @@ pub fn extract(query: &Query, root: Node, source: &str, separator: &str) -> Vec<
         let name = m.get("import.name");
         let glob = m.get("import.glob");
         let fixed_name = property(query, m.pattern, "import.name");
-        let Some(anchor) = name.or(glob).or(module) else {
+        let alias_node = m.get("import.alias");
+        // Entries sort by their anchor: the imported name as written, else the module.
+        let Some(anchor) = name.or(alias_node).or(glob).or(module) else {
             continue;
         };
         let text = |n: Node| unquote(node_text(&n, source)).to_string();
-        let alias = m.get("import.alias").map(text);
+        let alias = alias_node.map(text);
         let imported = if glob.is_some() {
             Some(ImportedName {
                 name: "*".into(),

@@ -14,6 +14,7 @@ mod defs;
 mod imports;
 mod matches;
 mod refs;
+mod resolve;
 mod text;
 
 // ---------------------------------------------------------------------------------------
@@ -119,8 +120,25 @@ pub enum ImportTarget {
 /// Resolves module specifiers to files, with each language's rules from its manifest
 /// (`[imports]` in `grammars/<id>/language.toml`) and the project's own configuration
 /// (tsconfig.json paths, go.mod module path, Cargo workspace members, src/ layouts).
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// let registry = navmap_grammars::registry();
+/// let files: BTreeSet<String> = ["shop/__init__.py", "shop/store.py", "shop/api.py"]
+///     .iter().map(|s| s.to_string()).collect();
+/// let resolver = navmap_extract::ImportResolver::new(&registry, &files, &|_| None);
+/// let py = registry.by_id("py").unwrap();
+/// assert_eq!(
+///     resolver.resolve(py, "shop/api.py", ".store"),
+///     navmap_extract::ImportTarget::Files(vec!["shop/store.py".into()])
+/// );
+/// assert_eq!(
+///     resolver.resolve(py, "shop/api.py", "os.path"),
+///     navmap_extract::ImportTarget::External("os".into())
+/// );
+/// ```
 pub struct ImportResolver {
-    _private: (),
+    inner: resolve::Resolver,
 }
 
 impl ImportResolver {
@@ -132,19 +150,39 @@ impl ImportResolver {
         files: &BTreeSet<String>,
         read_file: &dyn Fn(&str) -> Option<String>,
     ) -> Self {
-        let _ = (registry, files, read_file);
-        unimplemented!("navmap-extract::ImportResolver is being written")
+        ImportResolver {
+            inner: resolve::Resolver::new(registry, files, read_file),
+        }
     }
 
     /// Resolves `module` as written in an import of `from_file` (root-relative).
     pub fn resolve(&self, lang: &Language, from_file: &str, module: &str) -> ImportTarget {
-        let _ = (lang, from_file, module);
-        unimplemented!("navmap-extract::ImportResolver is being written")
+        self.inner.resolve(lang, from_file, module)
+    }
+
+    /// Resolves `name` imported from `module` when the name is itself a module
+    /// (`from . import store`, `use crate::util::{email}`): the module path joined with the
+    /// language's separator. [`ImportTarget::Files`] only when that module exists, else
+    /// [`ImportTarget::Unresolved`] (the name is then a symbol of `module`).
+    pub fn resolve_member(
+        &self,
+        lang: &Language,
+        from_file: &str,
+        module: &str,
+        name: &str,
+    ) -> ImportTarget {
+        self.inner.resolve_member(lang, from_file, module, name)
     }
 
     /// Config files whose change invalidates resolution (so the map can re-resolve):
     /// e.g. `tsconfig.json`, `go.mod`, `Cargo.toml`, `pyproject.toml`.
     pub fn config_files(&self) -> Vec<String> {
-        unimplemented!("navmap-extract::ImportResolver is being written")
+        self.inner.config_files()
+    }
+
+    /// Whether a path (present or not) is a config file by its name: a new or deleted
+    /// config file changes resolution as much as an edited one.
+    pub fn is_config_file(&self, path: &str) -> bool {
+        self.inner.is_config_file(path)
     }
 }

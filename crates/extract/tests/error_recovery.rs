@@ -1,0 +1,73 @@
+//! A file that stops parsing yields what tree-sitter recovered, flagged `had_errors`;
+//! extraction never panics, whatever the input.
+
+mod common;
+use common::*;
+
+#[test]
+fn python_file_that_stops_parsing() {
+    let src = "import os\n\ndef ok():\n    return os.getcwd()\n\ndef broken(:\n    pass\n\nclass After:\n    def m(self):\n        return ok()\n";
+    let f = extract_source("py", "m.py", src);
+    assert!(f.had_errors);
+    assert_has(
+        &defs(&f),
+        &["def function ok @2:4 pub", "def class After @8:6 pub"],
+    );
+    assert_has(&refs(&f), &["calls os|getcwd from=ok @3"]);
+    assert_eq!(imports(&f), ["import os [] @0"]);
+}
+
+#[test]
+fn typescript_file_cut_in_the_middle() {
+    let src = "import { a } from \"./a\";\nexport function first(): number { return a(); }\nexport class Half {\n  method() {\n    return first(\n";
+    let f = extract_source("ts", "m.ts", src);
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function first @1:16 pub"]);
+    assert_has(&refs(&f), &["calls a from=first @1"]);
+    assert_eq!(imports(&f), ["import ./a [a] @0"]);
+}
+
+#[test]
+fn rust_and_go_with_garbage() {
+    let f = extract_source(
+        "rs",
+        "m.rs",
+        "use crate::x;\npub fn good() {}\nfn bad( {\n}}}\npub struct Later;\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:7 pub"]);
+    assert_eq!(imports(&f), ["import crate [x] @0"]);
+
+    let f = extract_source(
+        "go",
+        "m.go",
+        "package m\n\nfunc Good() {}\n\nfunc (x *T Bad( {\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function Good @2:5 pub"]);
+}
+
+#[test]
+fn odd_inputs_never_panic() {
+    let registry = navmap_grammars::registry();
+    let inputs = [
+        "",
+        "\n\n\n",
+        "\u{feff}x = 1",
+        "😀😀😀",
+        "}{)(][",
+        "\0\0\0",
+        &"(".repeat(5000),
+    ];
+    for lang in registry.all() {
+        for ext in &lang.manifest.extensions {
+            for input in inputs {
+                let f = navmap_extract::extract(lang, ext, input);
+                assert_eq!(f.lang, lang.id());
+            }
+        }
+    }
+    assert_eq!(extract_source("py", "e.py", "").lines, 0);
+    assert_eq!(extract_source("py", "e.py", "x = 1").lines, 1);
+    assert_eq!(extract_source("py", "e.py", "x = 1\ny = 2\n").lines, 2);
+}

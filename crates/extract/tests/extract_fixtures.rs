@@ -1,0 +1,476 @@
+//! Golden tests of extraction on the fixtures (`fixtures/README.md` holds the answers):
+//! definitions with qualified names and positions, references with qualifiers, imports.
+//! Positions here are 0-based (facts); the README's are 1-based.
+
+mod common;
+use common::*;
+
+#[test]
+fn py_store() {
+    let f = extract_fixture("py", "shop/store.py");
+    assert!(!f.had_errors);
+    assert_eq!(f.lines, 34);
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DEFAULT_TTL @7:0 pub",
+            "def class SessionStore @10:6 pub",
+            "def method SessionStore.__init__ @13:8 parent=SessionStore",
+            "def method SessionStore.get @17:8 pub parent=SessionStore",
+            "def method SessionStore.put @22:8 pub parent=SessionStore",
+            "def method SessionStore.refresh @26:8 pub parent=SessionStore",
+        ]
+    );
+    let class = &f.defs[1];
+    assert_eq!(
+        class.doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        class.signature.as_deref(),
+        Some("class SessionStore(BaseStore)")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("def refresh(self, key: str) -> bool")
+    );
+    assert_eq!((f.defs[5].start_line, f.defs[5].end_line), (26, 33));
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @10",
+            "calls self._data|get from=SessionStore.get @20",
+            "calls self|get from=SessionStore.refresh @28",
+            "calls self|put from=SessionStore.refresh @32",
+            "calls time|time from=SessionStore.refresh @31",
+            "references Optional from=SessionStore.get @17",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import time [] @2",
+            "import typing [Dict, Optional] @3",
+            "import .base [BaseStore] @5",
+        ]
+    );
+}
+
+#[test]
+fn py_api_and_package() {
+    let f = extract_fixture("py", "shop/api.py");
+    assert_has(
+        &defs(&f),
+        &[
+            "def function handle_refresh @12:4 pub",
+            "def function check @18:4 pub",
+            "def variable _checkers @9:0",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @12",
+            "calls store|refresh from=handle_refresh @14",
+            "calls checker|validate from=check @22",
+            "calls store_module|SessionStore from=default_store @28",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import json [] @2",
+            "import os.path [] as osp @3",
+            "import . [store as store_module] @5",
+            "import .store [SessionStore] @6",
+            "import .util [email, token] @7",
+        ]
+    );
+    // Every import of a package's __init__.py re-exports.
+    let init = extract_fixture("py", "shop/__init__.py");
+    assert_eq!(
+        imports(&init),
+        [
+            "import .store [SessionStore] reexport @2",
+            "import .api [handle_refresh as refresh_handler] reexport @3",
+        ]
+    );
+    let clash: Vec<String> = ["shop/util/email.py", "shop/util/token.py"]
+        .iter()
+        .flat_map(|p| defs(&extract_fixture("py", p)))
+        .collect();
+    assert_eq!(
+        clash,
+        [
+            "def function validate @3:4 pub",
+            "def function validate @3:4 pub"
+        ]
+    );
+}
+
+#[test]
+fn ts_store_and_base() {
+    let f = extract_fixture("ts", "src/store.ts");
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DEFAULT_TTL @2:13 pub",
+            "def class SessionStore @5:13 pub",
+            "def property SessionStore.data @6:10 parent=SessionStore",
+            "def method SessionStore.constructor @8:2 pub parent=SessionStore",
+            "def method SessionStore.get @13:2 pub parent=SessionStore",
+            "def method SessionStore.put @19:2 pub parent=SessionStore",
+            "def method SessionStore.refresh @24:2 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[6].signature.as_deref(),
+        Some("refresh(key: string): boolean")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends ExpiringStore from=SessionStore @5",
+            "implements BaseStore from=SessionStore @5",
+            "calls this.data|get from=SessionStore.get @15",
+            "calls this|get from=SessionStore.refresh @25",
+            "calls this|put from=SessionStore.refresh @30",
+            "references Session from=SessionStore.put @19",
+        ],
+    );
+    // A definition's own name is not a reference to itself.
+    assert_none_starts(&refs(&f), &["references SessionStore"]);
+    assert_eq!(
+        imports(&f),
+        ["import ./base.js [BaseStore, ExpiringStore, Session] @0"]
+    );
+
+    let base = extract_fixture("ts", "src/base.ts");
+    assert_has(
+        &defs(&base),
+        &[
+            "def interface BaseStore @1:17 pub",
+            "def method BaseStore.get @2:2 pub parent=BaseStore",
+            "def type_alias Session @7:12 pub",
+            "def class ExpiringStore @10:22 pub",
+            "def method ExpiringStore.get @13:11 pub parent=ExpiringStore",
+        ],
+    );
+    assert_has(
+        &refs(&base),
+        &["implements BaseStore from=ExpiringStore @10"],
+    );
+}
+
+#[test]
+fn ts_api_and_barrel() {
+    let f = extract_fixture("ts", "src/api.ts");
+    assert_has(
+        &defs(&f),
+        &[
+            "def constant checkers @4:6",
+            "def function handleRefresh @7:16 pub",
+            "def function check @13:16 pub",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handleRefresh @7",
+            "calls store|refresh from=handleRefresh @8",
+            "calls checker|validate from=check @16",
+            "calls SessionStore from=defaultStore @21",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import @util/email [] as email @0",
+            "import ./util/token.js [] as token @1",
+            "import ./store [SessionStore] @2",
+        ]
+    );
+    let index = extract_fixture("ts", "src/index.ts");
+    assert_eq!(
+        imports(&index),
+        [
+            "import ./store [SessionStore, DEFAULT_TTL] reexport @1",
+            "import ./api [handleRefresh as refreshHandler] reexport @2",
+            "import ./base [BaseStore] reexport @3",
+        ]
+    );
+}
+
+#[test]
+fn js_fixture() {
+    let f = extract_fixture("js", "src/store.js");
+    assert_has(
+        &defs(&f),
+        &[
+            "def class SessionStore @5:13 pub",
+            "def method SessionStore.get @13:2 pub parent=SessionStore",
+            "def method SessionStore.refresh @24:2 pub parent=SessionStore",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @5",
+            "calls this.data|get from=SessionStore.get @15",
+            "calls this|get from=SessionStore.refresh @25",
+        ],
+    );
+    let api = extract_fixture("js", "src/api.js");
+    assert_has(
+        &defs(&api),
+        &[
+            "def constant store @7:13 pub",
+            "def function handleRefresh @10:16 pub",
+        ],
+    );
+    assert_has(
+        &refs(&api),
+        &[
+            "calls SessionStore from=store @7",
+            "calls store|refresh from=handleRefresh @11",
+            "calls checker|validate from=check @19",
+        ],
+    );
+    let index = extract_fixture("js", "src/index.js");
+    assert_eq!(
+        imports(&index),
+        [
+            "import ./store.js [SessionStore, DEFAULT_TTL] reexport @1",
+            "import ./api.js [handleRefresh as refreshHandler, store] reexport @2",
+            "import ./base.js [*] reexport @3",
+        ]
+    );
+}
+
+#[test]
+fn js_import_forms() {
+    let src = r#"import def, { a as b, c } from "m1";
+import * as ns from "m2";
+import "./side.js";
+const { x, y: z } = require("m3");
+const whole = require("node:path");
+export * as spaced from "./sp.js";
+export default function main() { return import("./lazy.js"); }
+"#;
+    let f = extract_source("js", "src/forms.js", src);
+    assert_eq!(
+        imports(&f),
+        [
+            "import m1 [default as def, a as b, c] @0",
+            "import m2 [] as ns @1",
+            "import ./side.js [] @2",
+            "import m3 [x, y as z] @3",
+            "import node:path [] as whole @4",
+            "import ./sp.js [] as spaced reexport @5",
+            "import ./lazy.js [] @6",
+        ]
+    );
+    assert_has(
+        &defs(&f),
+        &["def function main @6:24 pub", "def constant whole @4:6"],
+    );
+}
+
+#[test]
+fn rs_store_and_lib() {
+    let f = extract_fixture("rs", "src/store.rs");
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DEFAULT_TTL @7:10 pub",
+            "def struct SessionStore @11:11 pub",
+            "def property SessionStore.data @12:4 parent=SessionStore",
+            "def property SessionStore.ttl @13:4 parent=SessionStore",
+            "def method SessionStore.new @18:11 pub parent=SessionStore",
+            "def method SessionStore.refresh @23:11 pub parent=SessionStore",
+            "def method SessionStore.get @38:7 pub parent=SessionStore",
+            "def method SessionStore.put @43:7 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("pub fn refresh(&mut self, key: &str) -> bool")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @37",
+            "calls self|get from=SessionStore.refresh @24",
+            "calls self|put from=SessionStore.refresh @32",
+            "calls self.data|get from=SessionStore.get @40",
+            "calls Sessions|new from=SessionStore.new @19",
+            "calls SystemTime::now()|duration_since from=SessionStore.refresh @28",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import std::time [SystemTime, UNIX_EPOCH] @2",
+            "import crate::base [BaseStore, Session, Sessions] @4"
+        ]
+    );
+    let lib = extract_fixture("rs", "src/lib.rs");
+    assert_eq!(
+        imports(&lib),
+        [
+            "import api [] @2",
+            "import base [] @3",
+            "import store [] @4",
+            "import util [] @5",
+            "import api [handle_refresh as refresh_handler] reexport @7",
+            "import store [SessionStore, DEFAULT_TTL] reexport @8",
+        ]
+    );
+    let base = extract_fixture("rs", "src/base.rs");
+    assert_has(
+        &defs(&base),
+        &[
+            "def trait BaseStore @15:10 pub",
+            "def method BaseStore.get @17:7 pub parent=BaseStore",
+            "def type_alias Sessions @12:9 pub",
+        ],
+    );
+    assert_eq!(
+        base.defs
+            .iter()
+            .find(|d| d.name == "get")
+            .and_then(|d| d.doc.as_deref()),
+        Some("Returns the session stored under key.")
+    );
+}
+
+#[test]
+fn rs_api_and_use_trees() {
+    let f = extract_fixture("rs", "src/api.rs");
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @6",
+            "calls store|refresh from=handle_refresh @7",
+            "calls validate from=check @16",
+            "calls SessionStore|new from=default_store @21",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import super::store [SessionStore] @2",
+            "import crate::util [email, token] @3"
+        ]
+    );
+    let src = "use a::b::{self, c as d, e::{f, g::*}, h::i};\npub use crate::x::Y as Z;\nuse super::*;\nextern crate serde as sd;\nuse ::std::fmt;\n";
+    let f = extract_source("rs", "src/m.rs", src);
+    assert_eq!(
+        imports(&f),
+        [
+            "import a::b [self, c as d] @0",
+            "import a::b::e [f] @0",
+            "import a::b::e::g [*] @0",
+            "import a::b::h [i] @0",
+            "import crate::x [Y as Z] reexport @1",
+            "import super [*] @2",
+            "import serde [] as sd @3",
+            "import ::std [fmt] @4",
+        ]
+    );
+}
+
+#[test]
+fn go_store_and_api() {
+    let f = extract_fixture("go", "store/store.go");
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DefaultTTL @10:6 pub",
+            "def struct SessionStore @13:5 pub",
+            "def property SessionStore.data @14:1 parent=SessionStore",
+            "def property SessionStore.ttl @15:1 parent=SessionStore",
+            "def function New @19:5 pub",
+            "def method SessionStore.Get @24:23 pub parent=SessionStore",
+            "def method SessionStore.Put @30:23 pub parent=SessionStore",
+            "def method SessionStore.Refresh @35:23 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].signature.as_deref(),
+        Some("type SessionStore struct")
+    );
+    assert_eq!(
+        f.defs[7].doc.as_deref(),
+        Some("Refresh extends a session's lifetime; false when it does not exist.")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "calls s|Get from=SessionStore.Refresh @36",
+            "calls s|Put from=SessionStore.Refresh @41",
+        ],
+    );
+    // Go is structural: no implements edge, even with the compile-time assertion.
+    assert_none_starts(&refs(&f), &["implements"]);
+    assert_eq!(
+        imports(&f),
+        ["import time [] @4", "import example.com/shop/base [] @6"]
+    );
+
+    let api = extract_fixture("go", "api/api.go");
+    assert_has(
+        &refs(&api),
+        &[
+            "references store|SessionStore from=HandleRefresh @20",
+            "calls s|Refresh from=HandleRefresh @21",
+            "calls checker|Validate from=Check @30",
+            "calls r.URL.Query()|Get from=Handler @36",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import encoding/json [] @4",
+            "import net/http [] @5",
+            "import example.com/shop/store [] @7",
+            "import example.com/shop/util/email [] @8",
+            "import example.com/shop/util/token [] as tok @9",
+        ]
+    );
+}
+
+#[test]
+fn utf16_columns_of_names_after_non_ascii() {
+    // 🚀 is two UTF-16 units (four bytes), é one (two bytes).
+    let f = extract_source("py", "m.py", "a = \"🚀 é\"; b = 2\n");
+    assert_has(
+        &defs(&f),
+        &["def variable a @0:0 pub", "def variable b @0:12 pub"],
+    );
+    let f = extract_source("ts", "m.ts", "const s = \"🚀\"; export function f() {}\n");
+    assert_has(&defs(&f), &["def function f @0:32 pub"]);
+}
+
+#[test]
+fn every_fixture_file_extracts_without_errors() {
+    let registry = navmap_grammars::registry();
+    for lang in ["py", "ts", "js", "rs", "go"] {
+        for file in fixture_files(lang) {
+            let Some(language) = registry.for_path(&file) else {
+                continue;
+            };
+            let facts = navmap_extract::extract_path(language, &file, &read_fixture(lang, &file));
+            assert!(!facts.had_errors, "{lang}/{file} has syntax errors");
+            assert_eq!(facts.lang, language.id());
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Import resolution per language: on the fixtures (real config files) and on small
+//! synthetic layouts for the rules the fixtures don't exercise.
+
+mod common;
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::*;
+use navmap_extract::{ImportResolver, ImportTarget};
+
+fn files(t: &[&str]) -> ImportTarget {
+    ImportTarget::Files(t.iter().map(|s| s.to_string()).collect())
+}
+
+fn ext(p: &str) -> ImportTarget {
+    ImportTarget::External(p.to_string())
+}
+
+/// A resolver over a fixture, reading its real config files.
+fn fixture_resolver(lang: &str) -> ImportResolver {
+    let registry = navmap_grammars::registry();
+    let root = fixture_root(lang);
+    ImportResolver::new(&registry, &fixture_files(lang), &move |rel| {
+        std::fs::read_to_string(root.join(rel)).ok()
+    })
+}
+
+/// A resolver over an in-memory repository: path → content ("" for files nobody reads).
+fn memory_resolver(repo: &[(&str, &str)]) -> ImportResolver {
+    let registry = navmap_grammars::registry();
+    let contents: BTreeMap<String, String> = repo
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    let files: BTreeSet<String> = contents.keys().cloned().collect();
+    ImportResolver::new(&registry, &files, &move |rel| contents.get(rel).cloned())
+}
+
+fn lang(id: &str) -> std::sync::Arc<navmap_language::Language> {
+    navmap_grammars::registry().by_id(id).unwrap().clone()
+}
+
+#[test]
+fn py_fixture() {
+    let r = fixture_resolver("py");
+    let py = lang("py");
+    assert_eq!(
+        r.resolve(&py, "shop/api.py", ".store"),
+        files(&["shop/store.py"])
+    );
+    assert_eq!(
+        r.resolve(&py, "shop/api.py", "."),
+        files(&["shop/__init__.py"])
+    );
+    assert_eq!(
+        r.resolve(&py, "shop/api.py", ".util"),
+        files(&["shop/util/__init__.py"])
+    );
+    assert_eq!(
+        r.resolve_member(&py, "shop/api.py", ".", "store"),
+        files(&["shop/store.py"])
+    );
+    assert_eq!(
+        r.resolve_member(&py, "shop/api.py", ".util", "email"),
+        files(&["shop/util/email.py"])
+    );
+    assert_eq!(
+        r.resolve_member(&py, "shop/api.py", ".store", "SessionStore"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(
+        r.resolve(&py, "shop/util/email.py", "..base"),
+        files(&["shop/base.py"])
+    );
+    assert_eq!(
+        r.resolve(&py, "shop/util/email.py", "shop.store"),
+        files(&["shop/store.py"])
+    );
+    assert_eq!(r.resolve(&py, "shop/api.py", "os.path"), ext("os"));
+    assert_eq!(r.resolve(&py, "shop/api.py", "json"), ext("json"));
+    assert_eq!(
+        r.resolve(&py, "shop/api.py", "shop.missing"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(
+        r.resolve(&py, "shop/api.py", "...toofar"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.config_files(), ["pyproject.toml"]);
+}
+
+#[test]
+fn py_src_layout_and_namespace_packages() {
+    let r = memory_resolver(&[
+        ("pyproject.toml", ""),
+        ("src/app/__init__.py", ""),
+        ("src/app/core.py", ""),
+        ("src/app/ns/a.py", ""),
+        ("tests/test_core.py", ""),
+        ("scripts/run.py", ""),
+        ("scripts/helpers.py", ""),
+    ]);
+    let py = lang("py");
+    assert_eq!(
+        r.resolve(&py, "tests/test_core.py", "app.core"),
+        files(&["src/app/core.py"])
+    );
+    assert_eq!(
+        r.resolve(&py, "tests/test_core.py", "app"),
+        files(&["src/app/__init__.py"])
+    );
+    // A directory without __init__.py: a namespace package of its modules.
+    assert_eq!(
+        r.resolve(&py, "src/app/core.py", "app.ns"),
+        files(&["src/app/ns/a.py"])
+    );
+    // Scripts import their neighbours.
+    assert_eq!(
+        r.resolve(&py, "scripts/run.py", "helpers"),
+        files(&["scripts/helpers.py"])
+    );
+    assert_eq!(
+        r.resolve(&py, "scripts/run.py", "requests.adapters"),
+        ext("requests")
+    );
+}
+
+#[test]
+fn ts_fixture() {
+    let r = fixture_resolver("ts");
+    let ts = lang("ts");
+    // `.js` written, `.ts` on disk.
+    assert_eq!(
+        r.resolve(&ts, "src/store.ts", "./base.js"),
+        files(&["src/base.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "src/api.ts", "./store"),
+        files(&["src/store.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "src/api.ts", "./util/token.js"),
+        files(&["src/util/token.ts"])
+    );
+    // tsconfig.json `paths`.
+    assert_eq!(
+        r.resolve(&ts, "src/api.ts", "@util/email"),
+        files(&["src/util/email.ts"])
+    );
+    // tsconfig.json `baseUrl` (".").
+    assert_eq!(
+        r.resolve(&ts, "src/api.ts", "src/store"),
+        files(&["src/store.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "src/index.ts", "./util/missing"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&ts, "src/api.ts", "react"), ext("react"));
+    assert_eq!(
+        r.resolve(&ts, "src/api.ts", "@types/node/fs"),
+        ext("@types/node")
+    );
+    assert_eq!(r.resolve(&ts, "src/api.ts", "node:fs"), ext("fs"));
+    assert_eq!(r.config_files(), ["package.json", "tsconfig.json"]);
+    assert!(r.is_config_file("packages/new/tsconfig.json"));
+}
+
+#[test]
+fn ts_index_files_extends_and_workspace_packages() {
+    let r = memory_resolver(&[
+        (
+            "tsconfig.base.json",
+            r#"{ "compilerOptions": { "baseUrl": "./", "paths": { "~/*": ["app/src/*"] } } }"#,
+        ),
+        (
+            "app/tsconfig.json",
+            r#"{ "extends": "../tsconfig.base.json", /* c */ "compilerOptions": { "strict": true, }, }"#,
+        ),
+        ("app/src/widgets/index.tsx", ""),
+        ("app/src/main.ts", ""),
+        ("app/src/lib.d.ts", ""),
+        (
+            "packages/ui/package.json",
+            r#"{ "name": "@acme/ui", "main": "dist/index.js", "source": "src/index.ts" }"#,
+        ),
+        ("packages/ui/src/index.ts", ""),
+        ("packages/ui/src/button.ts", ""),
+    ]);
+    let ts = lang("ts");
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "./widgets"),
+        files(&["app/src/widgets/index.tsx"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "~/widgets"),
+        files(&["app/src/widgets/index.tsx"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "./lib"),
+        files(&["app/src/lib.d.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "@acme/ui"),
+        files(&["packages/ui/src/index.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "@acme/ui/button"),
+        files(&["packages/ui/src/button.ts"])
+    );
+    assert_eq!(
+        r.resolve(&ts, "app/src/main.ts", "../../../outside"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn js_fixture() {
+    let r = fixture_resolver("js");
+    let js = lang("js");
+    assert_eq!(
+        r.resolve(&js, "src/api.js", "./store.js"),
+        files(&["src/store.js"])
+    );
+    assert_eq!(
+        r.resolve(&js, "src/api.js", "./util/email.js"),
+        files(&["src/util/email.js"])
+    );
+    assert_eq!(
+        r.resolve(&js, "src/index.js", "./base"),
+        files(&["src/base.js"])
+    );
+    assert_eq!(
+        r.resolve(&js, "src/index.js", "./util/email"),
+        files(&["src/util/email.js"])
+    );
+    assert_eq!(r.resolve(&js, "src/index.js", "lodash/fp"), ext("lodash"));
+    // The package's own name leads to its entry point.
+    assert_eq!(
+        r.resolve(&js, "src/api.js", "shop"),
+        files(&["src/index.js"])
+    );
+}
+
+#[test]
+fn rs_fixture() {
+    let r = fixture_resolver("rs");
+    let rs = lang("rs");
+    assert_eq!(r.resolve(&rs, "src/lib.rs", "api"), files(&["src/api.rs"]));
+    assert_eq!(
+        r.resolve(&rs, "src/lib.rs", "util"),
+        files(&["src/util/mod.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/util/mod.rs", "email"),
+        files(&["src/util/email.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/store.rs", "crate::base"),
+        files(&["src/base.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/api.rs", "super::store"),
+        files(&["src/store.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/api.rs", "crate::util"),
+        files(&["src/util/mod.rs"])
+    );
+    assert_eq!(
+        r.resolve_member(&rs, "src/api.rs", "crate::util", "email"),
+        files(&["src/util/email.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/util/token.rs", "super::super::store"),
+        files(&["src/store.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/util/email.rs", "self"),
+        files(&["src/util/email.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/util/email.rs", "super"),
+        files(&["src/util/mod.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "src/lib.rs", "crate"),
+        files(&["src/lib.rs"])
+    );
+    // An item is not a module: the caller splits `SessionStore` off.
+    assert_eq!(
+        r.resolve(&rs, "src/api.rs", "crate::store::SessionStore"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&rs, "src/store.rs", "std::time"), ext("std"));
+    // `use store::X` in api.rs names a child of `api`, which does not exist: not local.
+    assert_eq!(r.resolve(&rs, "src/api.rs", "store"), ext("store"));
+    assert_eq!(r.config_files(), ["Cargo.toml"]);
+}
+
+#[test]
+fn rs_workspace_members_by_name() {
+    let r = memory_resolver(&[
+        ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+        (
+            "crates/core-lib/Cargo.toml",
+            "[package]\nname = \"core-lib\"\n",
+        ),
+        ("crates/core-lib/src/lib.rs", ""),
+        ("crates/core-lib/src/graph/mod.rs", ""),
+        ("crates/core-lib/src/graph/walk.rs", ""),
+        (
+            "crates/app/Cargo.toml",
+            "[package]\nname = \"app\"\n[lib]\nname = \"app_impl\"\n",
+        ),
+        ("crates/app/src/main.rs", ""),
+        ("crates/app/src/cli.rs", ""),
+        ("crates/app/src/cli/args.rs", ""),
+    ]);
+    let rs = lang("rs");
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/main.rs", "core_lib"),
+        files(&["crates/core-lib/src/lib.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/main.rs", "core_lib::graph::walk"),
+        files(&["crates/core-lib/src/graph/walk.rs"])
+    );
+    // A non-mod.rs module keeps its children in a directory named after it.
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/cli.rs", "args"),
+        files(&["crates/app/src/cli/args.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/cli/args.rs", "super"),
+        files(&["crates/app/src/cli.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/cli/args.rs", "crate::cli"),
+        files(&["crates/app/src/cli.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "crates/core-lib/src/graph/walk.rs", "crate::graph"),
+        files(&["crates/core-lib/src/graph/mod.rs"])
+    );
+    assert_eq!(
+        r.resolve(&rs, "crates/app/src/main.rs", "serde::de"),
+        ext("serde")
+    );
+}
+
+#[test]
+fn go_fixture() {
+    let r = fixture_resolver("go");
+    let go = lang("go");
+    assert_eq!(
+        r.resolve(&go, "api/api.go", "example.com/shop/store"),
+        files(&["store/store.go"])
+    );
+    assert_eq!(
+        r.resolve(&go, "api/api.go", "example.com/shop/util/token"),
+        files(&["util/token/token.go"])
+    );
+    assert_eq!(
+        r.resolve(&go, "store/store.go", "example.com/shop/base"),
+        files(&["base/base.go"])
+    );
+    assert_eq!(
+        r.resolve(&go, "api/api.go", "example.com/shop/nothing"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(
+        r.resolve(&go, "api/api.go", "encoding/json"),
+        ext("encoding")
+    );
+    assert_eq!(
+        r.resolve(&go, "api/api.go", "github.com/gorilla/mux/middleware"),
+        ext("github.com/gorilla/mux")
+    );
+    assert_eq!(r.config_files(), ["go.mod"]);
+}
+
+#[test]
+fn go_packages_are_directories_without_tests() {
+    let r = memory_resolver(&[
+        (
+            "go.mod",
+            "// the module\nmodule \"example.org/m\" // trailing\n\ngo 1.22\n",
+        ),
+        ("pkg/a/a.go", ""),
+        ("pkg/a/b.go", ""),
+        ("pkg/a/a_test.go", ""),
+        ("pkg/a/README.md", ""),
+        ("tools/go.mod", "module example.org/m/tools\n"),
+        ("tools/gen/gen.go", ""),
+        ("cmd/main.go", ""),
+    ]);
+    let go = lang("go");
+    assert_eq!(
+        r.resolve(&go, "cmd/main.go", "example.org/m/pkg/a"),
+        files(&["pkg/a/a.go", "pkg/a/b.go"])
+    );
+    // The nested module wins for its own paths.
+    assert_eq!(
+        r.resolve(&go, "cmd/main.go", "example.org/m/tools/gen"),
+        files(&["tools/gen/gen.go"])
+    );
+    assert_eq!(
+        r.resolve(&go, "cmd/main.go", "../pkg/a"),
+        files(&["pkg/a/a.go", "pkg/a/b.go"])
+    );
+}
