@@ -1,0 +1,180 @@
+//! The command line: `navmap serve`, `navmap status`, `navmap call`.
+//!
+//! Exit codes: 0 success; 1 a tool answered `ok:false`; 2 bad usage or an unusable root
+//! (one line on stderr). stdout carries only MCP frames (`serve`), the envelope (`call`,
+//! `status --json`) or the human summary (`status`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use navmap_envelope::{Budget, ToolError, render_error};
+use serde_json::{Map, Value};
+
+use crate::{Engine, ServerContext};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "navmap",
+    version,
+    about = "Code navigation for coding agents: a tree-sitter map plus live language servers, over MCP."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve a repository over MCP on stdin/stdout.
+    Serve(RootArgs),
+    /// Print the map's status.
+    Status {
+        #[command(flatten)]
+        root: RootArgs,
+        /// Print the map_status envelope instead of a summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one tool in-process and print its envelope.
+    Call {
+        /// Tool name, e.g. map_search.
+        tool: String,
+        /// Arguments as a JSON object, e.g. '{"query":"Cart"}'.
+        #[arg(default_value = "{}")]
+        args: String,
+        #[command(flatten)]
+        root: RootArgs,
+    },
+    // `navmap rebuild` (the map engineer) goes here: build or refresh the map and print a
+    // summary, through the same Engine call as the map_rebuild tool.
+}
+
+#[derive(Debug, Clone, ClapArgs)]
+pub struct RootArgs {
+    /// The repository root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// The map database file (default: NAVMAP_DB, else <root>/.navmap/map.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+impl RootArgs {
+    fn context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+        let root = match &self.root {
+            Some(r) => r.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        };
+        ServerContext::new(&root, self.db.clone())
+            .map(Arc::new)
+            .map_err(|e| {
+                eprintln!("navmap: {e}");
+                ExitCode::from(2)
+            })
+    }
+}
+
+/// Runs a parsed command line.
+pub async fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Serve(root) => serve(root).await,
+        Command::Status { root, json } => status(root, json).await,
+        Command::Call { tool, args, root } => call(root, &tool, &args).await,
+    };
+    result.unwrap_or_else(|code| code)
+}
+
+async fn serve(root: RootArgs) -> Result<ExitCode, ExitCode> {
+    let ctx = root.context()?;
+    tracing::info!(root = %ctx.root.display(), "serving MCP on stdio");
+    let engine = Arc::new(Engine::new(ctx));
+    match crate::mcp::serve_stdio(engine).await {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("navmap: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
+    let engine = Engine::new(root.context()?);
+    let out = engine.call("map_status", None).await;
+    if json || !out.ok {
+        println!("{}", out.text);
+        return Ok(exit_for(out.ok));
+    }
+    let env: Value = serde_json::from_str(&out.text).unwrap_or_default();
+    let d = &env["data"];
+    let num = |k: &str| d[k].as_u64().unwrap_or(0);
+    let built = if d["built"] == true {
+        format!(
+            "built at {} (generation {})",
+            d["builtAt"].as_str().unwrap_or("?"),
+            num("generation")
+        )
+    } else {
+        "not built".to_string()
+    };
+    let languages: Vec<&str> = d["languages"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    println!(
+        "navmap {} · root {}",
+        d["version"].as_str().unwrap_or("?"),
+        d["root"].as_str().unwrap_or("?")
+    );
+    println!("map: {built}");
+    println!(
+        "files {} · symbols {} · edges {} · stale files {} · watching {}",
+        num("files"),
+        num("symbols"),
+        num("edges"),
+        num("staleFiles"),
+        if d["watching"] == true { "yes" } else { "no" }
+    );
+    println!("languages: {}", languages.join(", "));
+    if let Some(lsp) = d["lsp"].as_object() {
+        for (lang, s) in lsp {
+            println!(
+                "lsp {lang}: {} {}",
+                s["state"].as_str().unwrap_or("?"),
+                s["detail"].as_str().unwrap_or("")
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn call(root: RootArgs, tool: &str, args: &str) -> Result<ExitCode, ExitCode> {
+    let engine = Engine::new(root.context()?);
+    let parsed: Result<Map<String, Value>, String> = match serde_json::from_str::<Value>(args) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!("expected a JSON object, got {other}")),
+        Err(e) => Err(format!("not valid JSON: {e}")),
+    };
+    let out = match parsed {
+        Ok(map) => engine.call(tool, Some(map)).await,
+        Err(why) => render_error(
+            &ToolError::bad_args(
+                format!("arguments: {why}"),
+                "Pass the arguments as one JSON object, e.g. '{\"query\":\"Cart\"}'.",
+            )
+            .with_extra("field", "arguments"),
+            Budget::from_request(None),
+        ),
+    };
+    println!("{}", out.text);
+    Ok(exit_for(out.ok))
+}
+
+fn exit_for(ok: bool) -> ExitCode {
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,102 @@
+//! [`ServerContext`]: everything a tool may consult, shared by all calls of one process.
+//!
+//! # Extending it
+//! The map engineer adds the map handle and the LSP engineer the language-server pool as
+//! new fields here, initialised in [`ServerContext::new`] (or lazily, on first use, behind
+//! a `tokio::sync::OnceCell`, when starting them is expensive or async). Tools receive
+//! `&Arc<ServerContext>`: clone the `Arc` to move work onto `spawn_blocking`.
+//! Fields are public and read-only in practice (the context is shared behind an `Arc`);
+//! anything that changes over time needs its own interior synchronisation.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use navmap_envelope::ToolError;
+use navmap_language::Registry;
+
+use crate::paths;
+
+/// Overrides the map database location (like `--db`).
+pub const DB_ENV: &str = "NAVMAP_DB";
+
+/// Shared, read-mostly state of one navmap process serving one root.
+#[derive(Debug)]
+pub struct ServerContext {
+    /// The repository root, canonicalised (symlinks resolved, absolute).
+    pub root: PathBuf,
+    /// The map's SQLite file: `--db`, else `NAVMAP_DB`, else `<root>/.navmap/map.db`.
+    pub db_path: PathBuf,
+    /// Every language navmap knows (from `navmap_grammars::registry()`).
+    pub languages: Arc<Registry>,
+    // Add here: the map handle (map engineer), the LSP pool (LSP engineer), the watcher.
+}
+
+/// Why a context could not be created: a one-line message for stderr (exit code 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextError(pub String);
+
+impl std::fmt::Display for ContextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ContextError {}
+
+impl ServerContext {
+    /// A context for `root`; `db` overrides the map location (relative paths are taken
+    /// from the current directory). `None` falls back to `NAVMAP_DB`, then the default.
+    pub fn new(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
+        let db = db.or_else(|| {
+            std::env::var_os(DB_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        });
+        ServerContext::with_registry(root, db, navmap_grammars::registry())
+    }
+
+    /// [`ServerContext::new`] with an explicit registry and no environment lookup.
+    pub fn with_registry(
+        root: &Path,
+        db: Option<PathBuf>,
+        languages: Registry,
+    ) -> Result<Self, ContextError> {
+        let shown = root.display();
+        let meta = std::fs::metadata(root)
+            .map_err(|_| ContextError(format!("root {shown} does not exist")))?;
+        if !meta.is_dir() {
+            return Err(ContextError(format!("root {shown} is not a directory")));
+        }
+        let root = root
+            .canonicalize()
+            .map_err(|e| ContextError(format!("root {shown} cannot be resolved: {e}")))?;
+        let db_path = match db {
+            Some(p) if p.is_absolute() => p,
+            Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
+            None => root.join(".navmap").join("map.db"),
+        };
+        Ok(ServerContext {
+            root,
+            db_path,
+            languages: Arc::new(languages),
+        })
+    }
+
+    /// The root as tools report it (absolute, `/`-separated on Unix).
+    pub fn root_display(&self) -> String {
+        self.root.display().to_string()
+    }
+
+    /// The navmap version (`serverInfo.version`, `map_status.version`).
+    pub fn version(&self) -> &'static str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    /// Checks a `file` argument (named `field` in errors) and returns it root-relative and
+    /// `/`-separated. Absolute paths, `..` that climbs out of the root, and paths that
+    /// resolve through symlinks to outside the root are `BAD_ARGS`. The file need not
+    /// exist (a deleted file is the tool's `FILE_DELETED`, not a bad argument).
+    pub fn resolve_file(&self, field: &str, file: &str) -> Result<String, ToolError> {
+        paths::resolve_under_root(&self.root, field, file)
+    }
+}

@@ -1,0 +1,134 @@
+//! The engine: one tool call from raw JSON arguments to a finished envelope.
+//!
+//! Shared by the MCP server and `navmap call`. For every tool alike it resolves the
+//! budget, finds the tool (an unknown name is a `BAD_ARGS` envelope), validates the
+//! arguments, decodes the cursor, runs the tool on its own task so a panic becomes
+//! `INTERNAL` instead of taking the server down, and renders the envelope.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use navmap_envelope::{
+    Budget, Cursor, Rendered, Request, ToolError, args_hash, render, render_error,
+};
+use serde_json::{Map, Value};
+
+use crate::ServerContext;
+use crate::tools::{self, Params, Tool};
+
+/// A tool with its declaration computed once.
+pub struct Registered {
+    pub tool: Arc<dyn Tool>,
+    pub params: Params,
+}
+
+pub struct Engine {
+    ctx: Arc<ServerContext>,
+    tools: Vec<Registered>,
+}
+
+impl Engine {
+    /// The engine with every tool of [`tools::all`].
+    pub fn new(ctx: Arc<ServerContext>) -> Self {
+        Engine::with_tools(ctx, tools::all())
+    }
+
+    pub fn with_tools(ctx: Arc<ServerContext>, tools: Vec<Arc<dyn Tool>>) -> Self {
+        let tools = tools
+            .into_iter()
+            .map(|tool| Registered {
+                params: tool.params(),
+                tool,
+            })
+            .collect();
+        Engine { ctx, tools }
+    }
+
+    pub fn context(&self) -> &Arc<ServerContext> {
+        &self.ctx
+    }
+
+    pub fn tools(&self) -> &[Registered] {
+        &self.tools
+    }
+
+    /// Runs one call; always an envelope, never a protocol error.
+    pub async fn call(&self, name: &str, args: Option<Map<String, Value>>) -> Rendered {
+        let started = Instant::now();
+        let rendered = self.call_inner(name, args).await;
+        tracing::debug!(
+            tool = name,
+            ok = rendered.ok,
+            tokens = rendered.tokens,
+            ms = started.elapsed().as_millis() as u64,
+            "tool call"
+        );
+        rendered
+    }
+
+    async fn call_inner(&self, name: &str, args: Option<Map<String, Value>>) -> Rendered {
+        // Errors use the asked budget when it is a valid integer, else the default.
+        let asked = args
+            .as_ref()
+            .and_then(|a| a.get("tokenBudget"))
+            .and_then(Value::as_i64);
+        let mut budget = Budget::from_request(asked);
+
+        let Some(entry) = self.tools.iter().find(|t| t.tool.name() == name) else {
+            let names: Vec<&str> = self.tools.iter().map(|t| t.tool.name()).collect();
+            let err = ToolError::bad_args(
+                format!("name: unknown tool {name:?}"),
+                format!("Available tools: {}.", names.join(", ")),
+            )
+            .with_extra("field", "name")
+            .with_extra("expected", Value::from(names));
+            return render_error(&err, budget);
+        };
+
+        let mut args = match entry.params.validate(name, args.as_ref()) {
+            Ok(args) => args,
+            Err(err) => return render_error(&err, budget),
+        };
+        budget = Budget::from_request(args.take("tokenBudget").and_then(|v| v.as_i64()));
+        let cursor = match args.take("cursor") {
+            Some(Value::String(text)) => match Cursor::decode(&text) {
+                Ok(c) => Some(c),
+                Err(err) => return render_error(&err, budget),
+            },
+            _ => None,
+        };
+        let hash = args_hash(args.values());
+
+        // Its own task: a panic in the tool (or in a ranker while rendering) ends only
+        // that task, and we answer INTERNAL.
+        let tool = entry.tool.clone();
+        let ctx = self.ctx.clone();
+        let task = tokio::spawn(async move {
+            let result = tool.call(&ctx, args).await;
+            let request = Request {
+                budget,
+                cursor: cursor.as_ref(),
+                args_hash: hash,
+            };
+            render(result, &request)
+        });
+        match task.await {
+            Ok(rendered) => rendered,
+            Err(join) => {
+                let why = if join.is_panic() {
+                    let payload = join.into_panic();
+                    let msg = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic payload".into());
+                    format!("{name} panicked: {msg}")
+                } else {
+                    format!("{name} was cancelled")
+                };
+                tracing::error!("{why}");
+                render_error(&ToolError::internal(why), budget)
+            }
+        }
+    }
+}

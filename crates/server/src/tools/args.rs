@@ -1,0 +1,588 @@
+//! Declared tool parameters, their JSON schema, and validation into [`Args`].
+//!
+//! A tool declares its parameters once ([`Params`]); the same declaration produces the
+//! `inputSchema` of `tools/list` and checks every call, so the two cannot disagree. Every
+//! failure is a `BAD_ARGS` envelope naming the field and the expected shape: a wrong type,
+//! a missing required field, an unknown enum value, an out-of-range integer, a string
+//! that is too short, or a field the tool does not take (agents misspell names; silently
+//! ignoring `fileFiter` would answer a different question).
+//!
+//! `tokenBudget` and `cursor` are added to every tool and handled by the engine.
+
+use navmap_envelope::{ErrorCode, ToolError};
+use serde_json::{Map, Value, json};
+
+/// One declared parameter.
+#[derive(Debug, Clone)]
+pub struct Param {
+    name: &'static str,
+    description: &'static str,
+    shape: Shape,
+    required: bool,
+    default: Option<Value>,
+}
+
+#[derive(Debug, Clone)]
+enum Shape {
+    String {
+        min_len: usize,
+    },
+    Integer {
+        min: i64,
+        max: i64,
+    },
+    Boolean,
+    Enum(&'static [&'static str]),
+    StringList {
+        values: Option<&'static [&'static str]>,
+    },
+}
+
+impl Param {
+    fn new(name: &'static str, description: &'static str, shape: Shape) -> Self {
+        Param {
+            name,
+            description,
+            shape,
+            required: false,
+            default: None,
+        }
+    }
+
+    /// A string.
+    pub fn string(name: &'static str, description: &'static str) -> Self {
+        Param::new(name, description, Shape::String { min_len: 0 })
+    }
+
+    /// An integer in `min..=max` (outside is `BAD_ARGS`).
+    pub fn integer(name: &'static str, description: &'static str, min: i64, max: i64) -> Self {
+        Param::new(name, description, Shape::Integer { min, max })
+    }
+
+    pub fn boolean(name: &'static str, description: &'static str) -> Self {
+        Param::new(name, description, Shape::Boolean)
+    }
+
+    /// A string that must be one of `values`.
+    pub fn one_of(
+        name: &'static str,
+        description: &'static str,
+        values: &'static [&'static str],
+    ) -> Self {
+        Param::new(name, description, Shape::Enum(values))
+    }
+
+    /// An array of strings.
+    pub fn strings(name: &'static str, description: &'static str) -> Self {
+        Param::new(name, description, Shape::StringList { values: None })
+    }
+
+    /// An array of strings, each one of `values`.
+    pub fn strings_of(
+        name: &'static str,
+        description: &'static str,
+        values: &'static [&'static str],
+    ) -> Self {
+        Param::new(
+            name,
+            description,
+            Shape::StringList {
+                values: Some(values),
+            },
+        )
+    }
+
+    pub fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+
+    /// The value used when the call omits the field (shown in the schema).
+    pub fn default(mut self, value: impl Into<Value>) -> Self {
+        self.default = Some(value.into());
+        self
+    }
+
+    /// For strings: the minimum length in characters.
+    pub fn min_len(mut self, n: usize) -> Self {
+        if let Shape::String { min_len } = &mut self.shape {
+            *min_len = n;
+        }
+        self
+    }
+
+    /// The expected shape in words, for messages and hints.
+    fn expected(&self) -> String {
+        match &self.shape {
+            Shape::String { min_len: 0 } => "a string".into(),
+            Shape::String { min_len } => format!("a string of at least {min_len} characters"),
+            Shape::Integer { min, max } => format!("an integer in [{min}, {max}]"),
+            Shape::Boolean => "true or false".into(),
+            Shape::Enum(values) => format!("one of {}", quoted(values)),
+            Shape::StringList { values: None } => "an array of strings".into(),
+            Shape::StringList { values: Some(v) } => {
+                format!("an array of strings, each one of {}", quoted(v))
+            }
+        }
+    }
+
+    /// The compact form used in the whole-tool signature of hints.
+    fn short(&self) -> String {
+        let ty = match &self.shape {
+            Shape::String { min_len: 0 } => "string".to_string(),
+            Shape::String { min_len } => format!("string (≥ {min_len} chars)"),
+            Shape::Integer { min, max } => format!("integer {min}–{max}"),
+            Shape::Boolean => "boolean".into(),
+            Shape::Enum(values) => values.join("|"),
+            Shape::StringList { values: None } => "[string]".into(),
+            Shape::StringList { values: Some(v) } => format!("[{}]", v.join("|")),
+        };
+        let opt = if self.required { "" } else { "?" };
+        format!("{}{opt}: {ty}", self.name)
+    }
+
+    fn schema(&self) -> Value {
+        let mut s = match &self.shape {
+            Shape::String { min_len: 0 } => json!({"type": "string"}),
+            Shape::String { min_len } => json!({"type": "string", "minLength": min_len}),
+            Shape::Integer { min, max } => {
+                json!({"type": "integer", "minimum": min, "maximum": max})
+            }
+            Shape::Boolean => json!({"type": "boolean"}),
+            Shape::Enum(values) => json!({"type": "string", "enum": values}),
+            Shape::StringList { values: None } => {
+                json!({"type": "array", "items": {"type": "string"}})
+            }
+            Shape::StringList { values: Some(v) } => {
+                json!({"type": "array", "items": {"type": "string", "enum": v}})
+            }
+        };
+        if let Value::Object(obj) = &mut s {
+            if let Some(d) = &self.default {
+                obj.insert("default".into(), d.clone());
+            }
+            obj.insert("description".into(), Value::from(self.description));
+        }
+        s
+    }
+
+    /// Checks one present, non-null value.
+    fn check(&self, value: &Value) -> Result<Value, String> {
+        let wrong = || format!("expected {}, got {}", self.expected(), describe(value));
+        match &self.shape {
+            Shape::String { min_len } => {
+                let s = value.as_str().ok_or_else(wrong)?;
+                if s.chars().count() < *min_len {
+                    return Err(wrong());
+                }
+                Ok(value.clone())
+            }
+            Shape::Integer { min, max } => {
+                let n = as_integer(value).ok_or_else(wrong)?;
+                if n < *min || n > *max {
+                    return Err(format!("{n} is out of range: expected {}", self.expected()));
+                }
+                Ok(Value::from(n))
+            }
+            Shape::Boolean => value.as_bool().map(Value::from).ok_or_else(wrong),
+            Shape::Enum(values) => {
+                let s = value.as_str().ok_or_else(wrong)?;
+                if !values.contains(&s) {
+                    return Err(format!(
+                        "unknown value {:?}: expected {}",
+                        clip(s),
+                        self.expected()
+                    ));
+                }
+                Ok(value.clone())
+            }
+            Shape::StringList { values } => {
+                let items = value.as_array().ok_or_else(wrong)?;
+                for item in items {
+                    let s = item.as_str().ok_or_else(wrong)?;
+                    if let Some(allowed) = values
+                        && !allowed.contains(&s)
+                    {
+                        return Err(format!(
+                            "unknown value {:?}: expected {}",
+                            clip(s),
+                            self.expected()
+                        ));
+                    }
+                }
+                Ok(value.clone())
+            }
+        }
+    }
+}
+
+/// All parameters of one tool, in declaration order.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    params: Vec<Param>,
+}
+
+/// The arguments every tool takes, handled by the engine.
+pub(crate) fn common_params() -> [Param; 2] {
+    [
+        Param::integer(
+            "tokenBudget",
+            "Answer size cap in tokens (default 2000; clamped to 100–10000).",
+            i64::MIN,
+            i64::MAX,
+        ),
+        Param::string(
+            "cursor",
+            "From a previous answer's `cursor`: returns the next slice.",
+        ),
+    ]
+}
+
+impl Params {
+    pub fn new() -> Self {
+        Params::default()
+    }
+
+    pub fn param(mut self, param: Param) -> Self {
+        self.params.push(param);
+        self
+    }
+
+    /// Tool params followed by `tokenBudget` and `cursor`.
+    fn all(&self) -> impl Iterator<Item = Param> + '_ {
+        self.params.iter().cloned().chain(common_params())
+    }
+
+    /// The `inputSchema` for `tools/list`.
+    pub fn schema(&self) -> Map<String, Value> {
+        let mut properties = Map::new();
+        for p in self.all() {
+            let mut s = p.schema();
+            if p.name == "tokenBudget"
+                && let Value::Object(o) = &mut s
+            {
+                // The engine clamps budgets rather than refusing them.
+                o.remove("minimum");
+                o.remove("maximum");
+            }
+            properties.insert(p.name.to_string(), s);
+        }
+        let required: Vec<&str> = self
+            .params
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.name)
+            .collect();
+        let mut schema = Map::new();
+        schema.insert("type".into(), Value::from("object"));
+        schema.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            schema.insert("required".into(), json!(required));
+        }
+        schema.insert("additionalProperties".into(), Value::Bool(false));
+        schema
+    }
+
+    /// `map_search {query: string (≥ 2 chars), kind?: any|file|…}`: the hint of every
+    /// `BAD_ARGS` of this tool.
+    pub fn signature(&self, tool: &str) -> String {
+        let fields: Vec<String> = self.all().map(|p| p.short()).collect();
+        format!("{tool} {{{}}}", fields.join(", "))
+    }
+
+    /// Validates a call's arguments (absent = `{}`); `null` counts as omitted.
+    pub fn validate(
+        &self,
+        tool: &str,
+        raw: Option<&Map<String, Value>>,
+    ) -> Result<Args, ToolError> {
+        let empty = Map::new();
+        let raw = raw.unwrap_or(&empty);
+        let hint = || format!("Expected arguments: {}.", self.signature(tool));
+        let all: Vec<Param> = self.all().collect();
+
+        // Unknown fields first, in the caller's order, so the first typo is named.
+        for key in raw.keys() {
+            if !all.iter().any(|p| p.name == key) {
+                let known: Vec<&str> = all.iter().map(|p| p.name).collect();
+                return Err(ToolError::bad_args(
+                    format!("{}: unknown field for {tool}", clip(key)),
+                    hint(),
+                )
+                .with_extra("field", clip(key))
+                .with_extra("expected", format!("one of {}", quoted(&known))));
+            }
+        }
+        let mut values = Map::new();
+        for p in &all {
+            match raw.get(p.name).filter(|v| !v.is_null()) {
+                Some(v) => {
+                    let checked = p.check(v).map_err(|why| {
+                        ToolError::bad_args(format!("{}: {why}", p.name), hint())
+                            .with_extra("field", p.name)
+                            .with_extra("expected", p.expected())
+                    })?;
+                    values.insert(p.name.to_string(), checked);
+                }
+                None if p.required => {
+                    return Err(ToolError::bad_args(
+                        format!("{}: missing required field ({})", p.name, p.expected()),
+                        hint(),
+                    )
+                    .with_extra("field", p.name)
+                    .with_extra("expected", p.expected()));
+                }
+                None => {
+                    if let Some(d) = &p.default {
+                        values.insert(p.name.to_string(), d.clone());
+                    }
+                }
+            }
+        }
+        Ok(Args {
+            tool: tool.to_string(),
+            signature: self.signature(tool),
+            values,
+        })
+    }
+}
+
+/// Validated arguments of one call, defaults applied; `tokenBudget` and `cursor` are
+/// taken out by the engine before the tool sees them.
+///
+/// Getters cannot fail on user input (that was checked); they return `INTERNAL` only
+/// when a tool asks for a field it did not declare with that type — a bug.
+#[derive(Debug, Clone)]
+pub struct Args {
+    tool: String,
+    signature: String,
+    values: Map<String, Value>,
+}
+
+impl Args {
+    /// All values, defaults applied (what cursors are bound to).
+    pub fn values(&self) -> &Map<String, Value> {
+        &self.values
+    }
+
+    pub(crate) fn take(&mut self, name: &str) -> Option<Value> {
+        self.values.remove(name)
+    }
+
+    fn undeclared(&self, name: &str, ty: &str) -> ToolError {
+        ToolError::internal(format!(
+            "{} read argument {name} as {ty}, but declared it otherwise or not at all",
+            self.tool
+        ))
+    }
+
+    /// A string the call gave or that has a default; `INTERNAL` if neither.
+    pub fn str(&self, name: &str) -> Result<&str, ToolError> {
+        self.opt_str(name)
+            .ok_or_else(|| self.undeclared(name, "a required string"))
+    }
+
+    pub fn opt_str(&self, name: &str) -> Option<&str> {
+        self.values.get(name).and_then(Value::as_str)
+    }
+
+    pub fn int(&self, name: &str) -> Result<i64, ToolError> {
+        self.opt_int(name)
+            .ok_or_else(|| self.undeclared(name, "an integer"))
+    }
+
+    pub fn opt_int(&self, name: &str) -> Option<i64> {
+        self.values.get(name).and_then(Value::as_i64)
+    }
+
+    pub fn bool(&self, name: &str) -> Result<bool, ToolError> {
+        self.opt_bool(name)
+            .ok_or_else(|| self.undeclared(name, "a boolean"))
+    }
+
+    pub fn opt_bool(&self, name: &str) -> Option<bool> {
+        self.values.get(name).and_then(Value::as_bool)
+    }
+
+    pub fn opt_strings(&self, name: &str) -> Option<Vec<String>> {
+        let items = self.values.get(name)?.as_array()?;
+        Some(
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+        )
+    }
+
+    /// `BAD_ARGS` for a rule the schema cannot express (e.g. "a position or a nodeId"),
+    /// with the same hint as every other argument error of this tool.
+    pub fn bad(&self, field: &str, why: &str) -> ToolError {
+        ToolError::new(
+            ErrorCode::BadArgs,
+            format!("{field}: {why}"),
+            format!("Expected arguments: {}.", self.signature),
+        )
+        .with_extra("field", field)
+    }
+}
+
+/// Integers, including integral floats (`20.0`), saturating beyond `i64`.
+fn as_integer(value: &Value) -> Option<i64> {
+    if let Some(n) = value.as_i64() {
+        return Some(n);
+    }
+    if value.as_u64().is_some() {
+        return Some(i64::MAX);
+    }
+    let f = value.as_f64()?;
+    (f.fract() == 0.0 && f.is_finite()).then_some(f as i64)
+}
+
+/// "a string (\"lots\")": what the caller sent, briefly.
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Number(n) => format!("a number ({n})"),
+        Value::String(s) => format!("a string ({:?})", clip(s)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 {
+        let head: String = s.chars().take(39).collect();
+        format!("{head}…")
+    } else {
+        s.to_string()
+    }
+}
+
+fn quoted(values: &[&str]) -> String {
+    let q: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    q.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KINDS: &[&str] = &["any", "class", "function"];
+
+    fn params() -> Params {
+        Params::new()
+            .param(Param::string("query", "What to find").min_len(2).required())
+            .param(Param::one_of("kind", "Kind", KINDS).default("any"))
+            .param(Param::integer("limit", "Max", 1, 100).default(20))
+            .param(Param::strings_of(
+                "edgeKinds",
+                "Edges",
+                &["calls", "imports"],
+            ))
+    }
+
+    fn call(args: Value) -> Result<Args, ToolError> {
+        params().validate("map_search", args.as_object())
+    }
+
+    fn field_of(err: &ToolError) -> &str {
+        assert_eq!(err.code, ErrorCode::BadArgs);
+        err.extras["field"].as_str().unwrap()
+    }
+
+    #[test]
+    fn valid_calls_get_defaults() {
+        let args = call(json!({"query": "Cart", "tokenBudget": 800})).unwrap();
+        assert_eq!(args.str("query").unwrap(), "Cart");
+        assert_eq!(args.str("kind").unwrap(), "any");
+        assert_eq!(args.int("limit").unwrap(), 20);
+        assert_eq!(args.opt_int("tokenBudget"), Some(800));
+        assert_eq!(args.opt_strings("edgeKinds"), None);
+        let args = call(json!({"query": "Cart", "limit": 5.0, "kind": null})).unwrap();
+        assert_eq!(args.int("limit").unwrap(), 5);
+        assert_eq!(args.str("kind").unwrap(), "any");
+    }
+
+    #[test]
+    fn each_kind_of_mistake_names_its_field() {
+        let cases = [
+            (
+                json!({"query": "Cart", "tokenBudget": "lots"}),
+                "tokenBudget",
+                "expected an integer",
+            ),
+            (json!({}), "query", "missing required field"),
+            (json!({"query": "C"}), "query", "at least 2 characters"),
+            (
+                json!({"query": "Cart", "kind": "gizmo"}),
+                "kind",
+                "unknown value \"gizmo\"",
+            ),
+            (
+                json!({"query": "Cart", "limit": 500}),
+                "limit",
+                "out of range",
+            ),
+            (
+                json!({"query": "Cart", "limit": 1.5}),
+                "limit",
+                "got a number (1.5)",
+            ),
+            (
+                json!({"query": "Cart", "edgeKinds": ["calls", "eats"]}),
+                "edgeKinds",
+                "\"eats\"",
+            ),
+            (
+                json!({"query": "Cart", "fileFiter": "src/"}),
+                "fileFiter",
+                "unknown field",
+            ),
+        ];
+        for (args, field, words) in cases {
+            let err = call(args.clone()).unwrap_err();
+            assert_eq!(field_of(&err), field, "{args}");
+            assert!(
+                err.message.starts_with(&format!("{field}: ")),
+                "{}",
+                err.message
+            );
+            assert!(err.message.contains(words), "{args}: {}", err.message);
+            assert!(
+                err.hint
+                    .starts_with("Expected arguments: map_search {query: string (≥ 2 chars)"),
+                "{}",
+                err.hint
+            );
+        }
+    }
+
+    #[test]
+    fn the_schema_matches_the_declaration() {
+        let s = Value::Object(params().schema());
+        assert_eq!(s["type"], "object");
+        assert_eq!(s["required"], json!(["query"]));
+        assert_eq!(s["additionalProperties"], false);
+        assert_eq!(s["properties"]["kind"]["enum"], json!(KINDS));
+        assert_eq!(s["properties"]["limit"]["maximum"], 100);
+        assert_eq!(s["properties"]["tokenBudget"]["type"], "integer");
+        assert!(s["properties"]["tokenBudget"].get("minimum").is_none());
+        assert_eq!(s["properties"]["cursor"]["type"], "string");
+    }
+
+    #[test]
+    fn huge_budgets_saturate_instead_of_failing() {
+        let args = call(json!({"query": "Cart", "tokenBudget": 18446744073709551615u64})).unwrap();
+        assert_eq!(args.opt_int("tokenBudget"), Some(i64::MAX));
+        let args = call(json!({"query": "Cart", "tokenBudget": -3})).unwrap();
+        assert_eq!(args.opt_int("tokenBudget"), Some(-3));
+    }
+
+    #[test]
+    fn undeclared_reads_are_internal() {
+        let args = call(json!({"query": "Cart"})).unwrap();
+        assert_eq!(args.str("nope").unwrap_err().code, ErrorCode::Internal);
+        assert_eq!(args.int("query").unwrap_err().code, ErrorCode::Internal);
+    }
+}

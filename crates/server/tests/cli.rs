@@ -1,0 +1,125 @@
+//! The command line: `status`, `call`, and the exit codes.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
+
+fn navmap(args: &[&str]) -> Output {
+    Command::new(NAVMAP)
+        .args(args)
+        .env_remove("NAVMAP_TEST_PANIC_TOOL")
+        .env_remove("NAVMAP_TOKEN_BUDGET")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn a_missing_or_non_directory_root_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.txt");
+    std::fs::write(&file, "x").unwrap();
+    let missing = dir.path().join("nope");
+    for (root, words) in [(&missing, "does not exist"), (&file, "is not a directory")] {
+        for cmd in [vec!["serve"], vec!["status"], vec!["call", "map_status"]] {
+            let mut args = cmd.clone();
+            args.extend(["--root", root.to_str().unwrap()]);
+            let o = navmap(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(o.stdout.is_empty(), "{args:?}");
+            let err = String::from_utf8(o.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with("navmap: root ") && err.contains(words),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn call_prints_one_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = navmap(&[
+        "call",
+        "map_status",
+        r#"{"tokenBudget":300}"#,
+        "--root",
+        root,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 1);
+    let env: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(env["ok"], true);
+    assert_eq!(env["data"]["built"], false);
+    assert_eq!(env["tokenBudget"]["requested"], 300);
+
+    let o = navmap(&[
+        "call",
+        "map_search",
+        r#"{"query":"Cart","kind":"gizmo"}"#,
+        "--root",
+        root,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let env: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(env["error"]["code"], "BAD_ARGS");
+    assert_eq!(env["error"]["field"], "kind");
+
+    let o = navmap(&["call", "map_status", "{not json", "--root", root]);
+    assert_eq!(o.status.code(), Some(1));
+    let env: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(env["error"]["code"], "BAD_ARGS");
+}
+
+#[test]
+fn status_summarises_and_json_prints_the_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = navmap(&["status", "--root", root]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.contains("map: not built"), "{text}");
+    assert!(text.contains("languages: py"), "{text}");
+
+    let o = navmap(&["status", "--json", "--root", root]);
+    let env: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        env["data"]["root"],
+        dir.path().canonicalize().unwrap().display().to_string()
+    );
+}
+
+#[test]
+fn root_defaults_to_the_current_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(NAVMAP)
+        .args(["call", "map_status"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let env: Value = serde_json::from_str(&String::from_utf8(o.stdout).unwrap()).unwrap();
+    assert_eq!(
+        env["data"]["root"],
+        dir.path().canonicalize().unwrap().display().to_string()
+    );
+}
+
+#[test]
+fn the_budget_default_comes_from_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(NAVMAP)
+        .args(["call", "map_status", "--root", dir.path().to_str().unwrap()])
+        .env("NAVMAP_TOKEN_BUDGET", "700")
+        .output()
+        .unwrap();
+    let env: Value = serde_json::from_str(&String::from_utf8(o.stdout).unwrap()).unwrap();
+    assert_eq!(env["tokenBudget"]["requested"], 700);
+}

@@ -1,0 +1,318 @@
+//! The MCP surface as a real client sees it: the built `navmap` binary driven over stdio
+//! by rmcp's client (child-process transport), plus a raw run that checks stdout carries
+//! nothing but JSON-RPC frames.
+
+use std::process::Stdio;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("app.py"), "class Cart:\n    pass\n").unwrap();
+    dir
+}
+
+async fn client(root: &std::path::Path, panic_tool: bool) -> RunningService<RoleClient, ()> {
+    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
+        cmd.arg("serve").arg("--root").arg(root);
+        if panic_tool {
+            cmd.env("NAVMAP_TEST_PANIC_TOOL", "1");
+        } else {
+            cmd.env_remove("NAVMAP_TEST_PANIC_TOOL");
+        }
+        cmd.env_remove("NAVMAP_TOKEN_BUDGET");
+    }))
+    .expect("spawn navmap serve");
+    ().serve(transport).await.expect("initialize")
+}
+
+/// Calls a tool; a JSON-RPC error fails the test (domain failures must be envelopes).
+async fn call(
+    c: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> (CallToolResult, Value) {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    params.arguments = args.as_object().cloned();
+    let result = c
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: a protocol error instead of an envelope: {e}"));
+    assert_eq!(result.content.len(), 1, "exactly one content part");
+    let text = &result.content[0].as_text().expect("a text part").text;
+    let env: Value = serde_json::from_str(text).expect("the text is a JSON envelope");
+    assert!(!text.contains('\n'), "compact JSON");
+    assert_eq!(
+        result.is_error,
+        Some(env["ok"] == false),
+        "isError = !ok: {text}"
+    );
+    (result, env)
+}
+
+fn assert_bad_args(env: &Value, field: &str) {
+    assert_eq!(env["ok"], false, "{env}");
+    assert_eq!(env["error"]["code"], "BAD_ARGS", "{env}");
+    assert_eq!(env["error"]["field"], field, "{env}");
+    let message = env["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with(&format!("{field}: ")), "{message}");
+    assert!(!env["error"]["hint"].as_str().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_real_client_initializes_lists_and_calls() {
+    let dir = repo();
+    let c = client(dir.path(), true).await;
+
+    let info = c.peer_info().expect("server info");
+    let server = info.server_info.as_ref().expect("serverInfo");
+    assert_eq!(server.name, "navmap");
+    assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
+    let instructions = info.instructions.as_deref().unwrap_or_default();
+    for words in ["map_", "nav_", "resolve"] {
+        assert!(instructions.contains(words), "{instructions}");
+    }
+
+    let tools = c.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert!(
+        names.contains(&"map_status") && names.contains(&"map_search"),
+        "{names:?}"
+    );
+    assert!(names.contains(&"debug_panic"), "{names:?}");
+    for t in &tools {
+        let annotations = t.annotations.as_ref().expect("annotations");
+        assert_eq!(
+            annotations.read_only_hint,
+            Some(t.name != "map_rebuild"),
+            "{}",
+            t.name
+        );
+        let schema = Value::Object((*t.input_schema).clone());
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["additionalProperties"], false);
+        assert_eq!(
+            schema["properties"]["tokenBudget"]["type"], "integer",
+            "{}",
+            t.name
+        );
+        assert!(!t.description.as_deref().unwrap_or_default().is_empty());
+    }
+
+    // map_status before any map exists.
+    let (_, env) = call(&c, "map_status", json!({})).await;
+    assert_eq!(env["ok"], true);
+    let d = &env["data"];
+    assert_eq!(d["built"], false);
+    assert_eq!(d["builtAt"], Value::Null);
+    assert_eq!(d["generation"], 0);
+    assert_eq!(
+        d["root"],
+        dir.path().canonicalize().unwrap().display().to_string()
+    );
+    assert_eq!(d["version"], env!("CARGO_PKG_VERSION"));
+    for k in ["files", "symbols", "edges", "staleFiles"] {
+        assert_eq!(d[k], 0, "{k}");
+    }
+    assert_eq!(d["watching"], false);
+    assert_eq!(d["lsp"], json!({}));
+    let languages: Vec<&str> = d["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for id in ["py", "ts", "js", "rs", "go"] {
+        assert!(languages.contains(&id), "{languages:?}");
+    }
+    assert_eq!(env["truncated"], false);
+    assert_eq!(env["warnings"], json!([]));
+    let tb = &env["tokenBudget"];
+    assert_eq!(tb["requested"], 2000);
+    assert_eq!(tb["max"], 10_000);
+    assert!(tb["used"].as_u64().unwrap() <= 2000);
+
+    // A tiny budget is clamped, echoed and respected.
+    let (_, env) = call(&c, "map_status", json!({"tokenBudget": 5})).await;
+    assert_eq!(env["tokenBudget"]["requested"], 5);
+    assert!(env["tokenBudget"]["used"].as_u64().unwrap() <= 100);
+
+    // Bad arguments: envelopes naming the field, never protocol errors.
+    let (_, env) = call(&c, "map_status", json!({"tokenBudget": "lots"})).await;
+    assert_bad_args(&env, "tokenBudget");
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("integer")
+    );
+    let (_, env) = call(&c, "map_search", json!({})).await;
+    assert_bad_args(&env, "query");
+    let (_, env) = call(&c, "map_search", json!({"query": "Cart", "kind": "gizmo"})).await;
+    assert_bad_args(&env, "kind");
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"function\"")
+    );
+    let (_, env) = call(&c, "map_search", json!({"query": "Cart", "limit": 1000})).await;
+    assert_bad_args(&env, "limit");
+    let (_, env) = call(&c, "map_status", json!({"bogus": 1})).await;
+    assert_bad_args(&env, "bogus");
+    let (_, env) = call(
+        &c,
+        "map_search",
+        json!({"query": "Cart", "cursor": "not-a-cursor!"}),
+    )
+    .await;
+    assert_bad_args(&env, "cursor");
+
+    // Valid arguments, no map yet: the honest answer.
+    let (_, env) = call(&c, "map_search", json!({"query": "Cart"})).await;
+    assert_eq!(env["error"]["code"], "MAP_NOT_BUILT", "{env}");
+
+    // An unknown tool is a BAD_ARGS envelope too (our documented choice).
+    let (_, env) = call(&c, "map_teleport", json!({})).await;
+    assert_bad_args(&env, "name");
+    assert!(
+        env["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("map_status")
+    );
+
+    // A panic inside a tool: INTERNAL, and the server keeps serving.
+    let (_, env) = call(&c, "debug_panic", json!({})).await;
+    assert_eq!(env["error"]["code"], "INTERNAL", "{env}");
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("panicked")
+    );
+    let (_, env) = call(&c, "map_status", json!({})).await;
+    assert_eq!(env["ok"], true);
+
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_panic_tool_exists_only_when_asked_for() {
+    let dir = repo();
+    let c = client(dir.path(), false).await;
+    let tools = c.list_all_tools().await.unwrap();
+    assert!(tools.iter().all(|t| t.name != "debug_panic"));
+    let (_, env) = call(&c, "debug_panic", json!({})).await;
+    assert_bad_args(&env, "name");
+    c.cancel().await.unwrap();
+}
+
+/// Raw stdio: every line navmap writes to stdout is a JSON-RPC 2.0 frame, even around a
+/// panic and bad input; logs and the panic message go to stderr.
+#[tokio::test]
+async fn stdout_carries_only_json_rpc_frames() {
+    let dir = repo();
+    let mut child = tokio::process::Command::new(NAVMAP)
+        .arg("serve")
+        .arg("--root")
+        .arg(dir.path())
+        .env("NAVMAP_TEST_PANIC_TOOL", "1")
+        .env("NAVMAP_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2024-11-05", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "map_status", "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "debug_panic", "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "map_search", "arguments": {"query": 7}}}),
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "map_status"}}),
+    ];
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = tokio::spawn(async move {
+        let mut err = String::new();
+        stderr.read_to_string(&mut err).await.unwrap();
+        err
+    });
+    let mut lines = BufReader::new(stdout).lines();
+    let mut answered: Map<String, Value> = Map::new();
+    let mut read_until = async |id: u64, answered: &mut Map<String, Value>| {
+        while !answered.contains_key(&id.to_string()) {
+            let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+                .await
+                .expect("navmap answers")
+                .unwrap()
+                .expect("stdout still open");
+            check_frame(&line, answered);
+        }
+    };
+    // initialize must be answered before anything else is sent.
+    stdin
+        .write_all(format!("{}\n", requests[0]).as_bytes())
+        .await
+        .unwrap();
+    read_until(1, &mut answered).await;
+    for r in &requests[1..] {
+        stdin.write_all(format!("{r}\n").as_bytes()).await.unwrap();
+    }
+    for id in 2..=6 {
+        read_until(id, &mut answered).await;
+    }
+    // Closing stdin ends the session; whatever else navmap writes must be frames too.
+    drop(stdin);
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("navmap exits when stdin closes")
+        .unwrap();
+    assert!(status.success(), "{status}");
+    while let Some(line) = lines.next_line().await.unwrap() {
+        check_frame(&line, &mut answered);
+    }
+    let err = err_reader.await.unwrap();
+
+    let text = |id: &str| -> Value {
+        serde_json::from_str(
+            answered[id]["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(text("4")["error"]["code"], "INTERNAL");
+    assert_eq!(answered["4"]["result"]["isError"], true);
+    assert_eq!(text("5")["error"]["field"], "query");
+    assert_eq!(text("6")["ok"], true);
+    assert!(
+        err.contains("deliberate panic"),
+        "the panic is reported on stderr: {err}"
+    );
+}
+
+fn check_frame(line: &str, answered: &mut Map<String, Value>) {
+    let frame: Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("non-JSON on stdout ({e}): {line:?}"));
+    assert_eq!(frame["jsonrpc"], "2.0", "{line}");
+    assert!(frame.get("error").is_none(), "no JSON-RPC errors: {line}");
+    if let Some(id) = frame.get("id") {
+        answered.insert(id.to_string(), frame.clone());
+    }
+}
