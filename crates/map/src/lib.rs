@@ -8,5 +8,399 @@
 //! Must not touch: MCP, JSON envelopes or token budgets (the server crate shapes answers),
 //! language servers (the lsp crate), tree-sitter (the extract crate), or any language by
 //! name (languages are data, from `navmap-language`).
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use navmap_map::{Map, MapConfig, RebuildOptions};
+//! # fn registry() -> navmap_language::Registry { unimplemented!() }
+//! let (map, warnings) = Map::open(MapConfig::new("/path/to/repo"), Arc::new(registry()))?;
+//! let summary = map.rebuild(RebuildOptions::default(), &|_progress| {})?;
+//! println!("{} files, {} symbols", summary.files, summary.symbols);
+//! let hits = map.search("SessionStore", None, 20)?;
+//! let callers = map.neighbors(&hits.results[0].node.id, navmap_map::Direction::In, None, 1, 50)?;
+//! # let _ = (warnings, callers);
+//! # Ok::<(), navmap_map::MapError>(())
+//! ```
+//!
+//! # Design
+//! - **The model lives in memory; SQLite persists it** (`model.rs`, `db.rs`). Queries and
+//!   resolution never touch SQLite; a rebuild writes the rows it changed. Per-file facts
+//!   and edges are stored as one compact blob per file (`codec.rs`).
+//! - **Incremental by construction** (`build.rs`, `apply.rs`): size+mtime decide what to
+//!   read, a blake3 hash decides what to re-extract; definitions keep their index when
+//!   their node ID survives, so other files' edges into them stay valid. Re-resolved are
+//!   the changed files, files whose edges pointed at removed definitions, and files that
+//!   use a name whose definitions changed (added, removed, or changed kind, visibility or
+//!   signature) — never the whole repository for a one-file edit. A changed file set or
+//!   resolver configuration re-resolves imports everywhere (cheap) and refs only where a
+//!   target moved.
+//! - **Resolution** (`resolve.rs`, `infer.rs`): see the module docs for the order of
+//!   rules and what is deliberately left unlinked.
+//! - **Ranking** (`rank.rs`): PageRank mixed with degree, per generation.
+//! - **Clusters** (`cluster.rs`): Louvain on the file graph, deterministic.
+//! - **Search** (`search.rs`): an in-memory name index rebuilt per generation.
+//! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
+//!   a rebuild is single-flight (a concurrent call joins the running one and gets its
+//!   result) and holds the write lock only while applying an incremental change or
+//!   swapping in a fresh build. Calls block: use `spawn_blocking` from async code.
 
+mod apply;
+mod build;
+mod cluster;
+mod codec;
+mod db;
+mod error;
+mod frontend;
+mod id;
+mod infer;
+mod model;
+mod query;
+mod rank;
+mod resolve;
+mod search;
+mod types;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+
+use navmap_language::Registry;
+
+pub use error::MapError;
+pub use id::{NodeIdParts, parse_node_id};
 pub use navmap_extract::facts::{Confidence, EdgeKind, NodeKind};
+pub use types::*;
+
+use crate::build::BuilderState;
+use crate::db::{Db, Meta};
+use crate::frontend::Frontend;
+use crate::model::Model;
+
+/// Everything derived from the model per generation.
+#[derive(Default)]
+pub(crate) struct Derived {
+    pub pagerank: Vec<f64>,
+    pub score: Vec<f32>,
+    pub clustering: cluster::Clustering,
+    pub search: search::SearchIndex,
+}
+
+pub(crate) struct State {
+    pub model: Model,
+    pub meta: Meta,
+    /// A complete, consistent build is loaded.
+    pub built: bool,
+    pub derived: Derived,
+}
+
+impl State {
+    pub(crate) fn refresh_derived(&mut self, fresh: bool) {
+        let previous = if fresh {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.derived.pagerank)
+        };
+        let ranking = rank::rank(&self.model, &previous);
+        self.derived.pagerank = ranking.pagerank;
+        self.derived.score = ranking.score;
+        let prev_clusters = if fresh {
+            Default::default()
+        } else {
+            std::mem::take(&mut self.derived.clustering)
+        };
+        self.derived.clustering = cluster::cluster(&self.model, prev_clusters);
+        self.derived.search = search::SearchIndex::build(&self.model);
+    }
+}
+
+struct Flight {
+    result: Mutex<Option<Result<RebuildSummary, MapError>>>,
+    done: Condvar,
+}
+
+pub(crate) struct Inner {
+    pub root: PathBuf,
+    pub db_path: PathBuf,
+    pub max_file_bytes: u64,
+    pub registry: Arc<Registry>,
+    pub frontend: Arc<dyn Frontend>,
+    pub state: RwLock<State>,
+    pub db: Mutex<Db>,
+    pub builder: Mutex<BuilderState>,
+    flight: Mutex<Option<Arc<Flight>>>,
+}
+
+/// The map of one repository. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct Map {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Map")
+            .field("root", &self.inner.root)
+            .finish()
+    }
+}
+
+fn poisoned<T>(_: T) -> MapError {
+    MapError::Internal("a map lock was poisoned by an earlier panic".into())
+}
+
+impl Map {
+    /// Opens (or creates) the map of `config.root`. Loads a previous build if there is one;
+    /// the warnings say when the database had to be recreated or the last build was cut
+    /// short. Does not build: call [`Map::rebuild`].
+    pub fn open(
+        config: MapConfig,
+        registry: Arc<Registry>,
+    ) -> Result<(Map, Vec<String>), MapError> {
+        Self::open_with(config, registry, Arc::new(frontend::Extract))
+    }
+
+    pub(crate) fn open_with(
+        config: MapConfig,
+        registry: Arc<Registry>,
+        frontend: Arc<dyn Frontend>,
+    ) -> Result<(Map, Vec<String>), MapError> {
+        let root = config
+            .root
+            .canonicalize()
+            .map_err(|e| MapError::bad_args("root", format!("{}: {e}", config.root.display())))?;
+        if !root.is_dir() {
+            return Err(MapError::bad_args(
+                "root",
+                format!("{} is not a directory", root.display()),
+            ));
+        }
+        let db_path = match &config.db_path {
+            Some(p) => p.clone(),
+            None => {
+                let dir = root.join(".navmap");
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| MapError::internal(format!("creating {}: {e}", dir.display())))?;
+                let ignore = dir.join(".gitignore");
+                if !ignore.exists() {
+                    std::fs::write(&ignore, "*\n").map_err(|e| {
+                        MapError::internal(format!("writing {}: {e}", ignore.display()))
+                    })?;
+                }
+                dir.join("map.db")
+            }
+        };
+        let mut warnings = Vec::new();
+        let mut db = Db::open(&db_path, &mut warnings)?;
+        let mut model = Model::default();
+        let mut meta = db.read_meta().unwrap_or_default();
+        if let Err(e) = db.load(&mut model) {
+            warnings.push(format!("{e}; rebuilding the map from scratch"));
+            db.recreate()?;
+            model = Model::default();
+            meta = Meta::default();
+        }
+        let has_build = meta.generation > 0 && meta.built_at.is_some();
+        if meta.dirty && has_build {
+            warnings
+                .push("the last build was interrupted; the next rebuild repairs the map".into());
+        }
+        let built = has_build && !meta.dirty;
+        let mut state = State {
+            model,
+            meta,
+            built,
+            derived: Derived::default(),
+        };
+        if built {
+            state.refresh_derived(true);
+        }
+        for w in &warnings {
+            tracing::warn!("{w}");
+        }
+        let inner = Inner {
+            root,
+            db_path,
+            max_file_bytes: config.max_file_bytes,
+            registry,
+            frontend,
+            state: RwLock::new(state),
+            db: Mutex::new(db),
+            builder: Mutex::new(BuilderState::default()),
+            flight: Mutex::new(None),
+        };
+        Ok((
+            Map {
+                inner: Arc::new(inner),
+            },
+            warnings,
+        ))
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.inner.root
+    }
+
+    pub fn db_path(&self) -> &Path {
+        &self.inner.db_path
+    }
+
+    /// Brings the map up to date with the disk. Single-flight: a call made while a
+    /// rebuild runs waits for it and returns its summary (its own options are not applied;
+    /// call again for a differently scoped rebuild). `progress` is called on this thread,
+    /// by the caller that started the build only.
+    pub fn rebuild(
+        &self,
+        opts: RebuildOptions,
+        progress: &dyn Fn(Progress),
+    ) -> Result<RebuildSummary, MapError> {
+        let (flight, leader) = {
+            let mut slot = self.inner.flight.lock().map_err(poisoned)?;
+            match &*slot {
+                Some(f) => (f.clone(), false),
+                None => {
+                    let f = Arc::new(Flight {
+                        result: Mutex::new(None),
+                        done: Condvar::new(),
+                    });
+                    *slot = Some(f.clone());
+                    (f, true)
+                }
+            }
+        };
+        if !leader {
+            let mut r = flight.result.lock().map_err(poisoned)?;
+            while r.is_none() {
+                r = flight.done.wait(r).map_err(poisoned)?;
+            }
+            return r.clone().expect("set");
+        }
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.inner.rebuild_once(&opts, progress)
+        }))
+        .unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            Err(MapError::Internal(format!("rebuild panicked: {msg}")))
+        });
+        *flight.result.lock().map_err(poisoned)? = Some(result.clone());
+        flight.done.notify_all();
+        *self.inner.flight.lock().map_err(poisoned)? = None;
+        result
+    }
+
+    /// True while a rebuild runs.
+    pub fn is_building(&self) -> bool {
+        self.inner
+            .flight
+            .lock()
+            .map(|f| f.is_some())
+            .unwrap_or(false)
+    }
+
+    fn read(&self) -> Result<std::sync::RwLockReadGuard<'_, State>, MapError> {
+        self.inner.state.read().map_err(poisoned)
+    }
+
+    pub fn is_built(&self) -> bool {
+        self.read().map(|s| s.built).unwrap_or(false)
+    }
+
+    /// The current generation (0 before the first build).
+    pub fn generation(&self) -> u64 {
+        self.read().map(|s| s.meta.generation).unwrap_or(0)
+    }
+
+    pub fn status(&self) -> Result<Status, MapError> {
+        let building = self.is_building();
+        Ok(self
+            .read()?
+            .status(&self.inner.root, &self.inner.db_path, building))
+    }
+
+    /// `map_overview`: clusters with their hubs, optionally within a subtree.
+    pub fn overview(
+        &self,
+        focus: Option<&str>,
+        hubs_per_cluster: usize,
+    ) -> Result<Overview, MapError> {
+        self.read()?.overview(focus, hubs_per_cluster)
+    }
+
+    /// `map_search`: `query` of 2+ characters, optional kind filter, `limit` 1–100.
+    pub fn search(
+        &self,
+        query: &str,
+        kind: Option<NodeKind>,
+        limit: usize,
+    ) -> Result<SearchResults, MapError> {
+        self.read()?.search(query, kind, limit)
+    }
+
+    /// `map_neighbors`: best-first (depth, then hub score); candidates are listed once and
+    /// not expanded. `depth` 1–3, `max_nodes` 1–200; `edge_kinds` `None` = all.
+    pub fn neighbors(
+        &self,
+        id: &str,
+        direction: Direction,
+        edge_kinds: Option<&[EdgeKind]>,
+        depth: u32,
+        max_nodes: usize,
+    ) -> Result<NeighborsResult, MapError> {
+        self.read()?
+            .neighbors(id, direction, edge_kinds, depth, max_nodes)
+    }
+
+    /// `map_path`: a shortest path over resolved edges (forward; `contains` both ways),
+    /// `max_len` 1–10 edges.
+    pub fn path(
+        &self,
+        from: &str,
+        to: &str,
+        edge_kinds: Option<&[EdgeKind]>,
+        max_len: u32,
+    ) -> Result<PathResult, MapError> {
+        self.read()?.path(from, to, edge_kinds, max_len)
+    }
+
+    /// One node's view.
+    pub fn node(&self, id: &str) -> Result<NodeView, MapError> {
+        let st = self.read()?;
+        st.require_built()?;
+        let ix = st.lookup(id)?;
+        Ok(st.view(ix))
+    }
+
+    /// The file node and every definition of a file, in source order; empty when the
+    /// file is not in the map.
+    pub fn nodes_in_file(&self, file: &str) -> Result<Vec<NodeView>, MapError> {
+        self.read()?.nodes_in_file(file)
+    }
+
+    /// Flags files as changed on disk since indexing (until a rebuild looks at them).
+    /// Returns how many map files were newly flagged; unknown paths are ignored.
+    pub fn mark_stale(&self, files: &[String]) -> Result<usize, MapError> {
+        let mut st = self.inner.state.write().map_err(poisoned)?;
+        let mut n = 0;
+        for p in files {
+            if let Some(&f) = st.model.file_by_path.get(p.as_str()) {
+                let rec = st.model.f_mut(f);
+                if !rec.stale {
+                    rec.stale = true;
+                    n += 1;
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Files currently flagged stale.
+    pub fn stale_files(&self) -> Result<Vec<String>, MapError> {
+        Ok(self.read()?.stale_files(|_| true))
+    }
+}

@@ -1,0 +1,430 @@
+//! Applying one file's extraction result (or its removal) to the model, recording what
+//! changed so that resolution can be limited to what the change can affect and the
+//! database writer knows which rows to touch.
+
+use std::collections::{HashMap, HashSet};
+
+use navmap_extract::facts::FileFacts;
+
+use crate::NodeKind;
+use crate::id;
+use crate::model::{FileRec, Import, Ix, Model, Node, Ref, Sym, Target};
+use crate::types::SkipReason;
+
+/// What the build found for one file on disk.
+pub(crate) struct FileUpdate {
+    pub path: String,
+    pub lang: String,
+    pub size: u64,
+    pub mtime: i64,
+    pub hash: [u8; 32],
+    pub content: Content,
+}
+
+pub(crate) enum Content {
+    Facts(Box<FileFacts>),
+    Skipped(SkipReason),
+}
+
+/// Everything a batch of updates changed.
+#[derive(Default)]
+pub(crate) struct Changes {
+    /// Names whose set of definitions (or their kind, visibility or signature) changed:
+    /// references to them elsewhere must be re-resolved.
+    pub changed_names: HashSet<Sym>,
+    /// Files that must be re-resolved completely (re-indexed ones, and those whose edges
+    /// pointed into removed nodes).
+    pub resolve_files: HashSet<Ix>,
+    /// Files added or removed (or newly skipped): import targets may change everywhere.
+    pub file_set_changed: bool,
+    pub files_upserted: HashSet<Ix>,
+    pub files_deleted: HashSet<Ix>,
+    pub nodes_upserted: HashSet<Ix>,
+    pub nodes_deleted: HashSet<Ix>,
+    /// Files whose stored edges must be rewritten.
+    pub edges_dirty: HashSet<Ix>,
+    /// Files whose row changed only in size/mtime (same content).
+    pub files_touched: HashSet<Ix>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.files_upserted.is_empty()
+            && self.files_deleted.is_empty()
+            && self.nodes_upserted.is_empty()
+            && self.nodes_deleted.is_empty()
+            && self.edges_dirty.is_empty()
+    }
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Removes every node of a file (file node and definitions), keeping the file record.
+fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
+    let (node, defs) = {
+        let f = model.f_mut(fix);
+        (f.node.take(), std::mem::take(&mut f.defs))
+    };
+    for ix in defs.into_iter().rev().chain(node) {
+        if let Some(n) = model.node(ix)
+            && n.is_def()
+        {
+            ch.changed_names.insert(n.name);
+        }
+        for src_file in model.remove_node(ix) {
+            if src_file != fix {
+                ch.resolve_files.insert(src_file);
+                ch.edges_dirty.insert(src_file);
+            }
+        }
+        ch.nodes_upserted.remove(&ix);
+        ch.nodes_deleted.insert(ix);
+    }
+    let used = model.used_names(fix);
+    for sym in used {
+        model.remove_user(sym, fix);
+    }
+    let f = model.f_mut(fix);
+    f.refs.clear();
+    f.imports.clear();
+}
+
+/// Removes a file that is gone from disk.
+pub(crate) fn remove_file(model: &mut Model, fix: Ix, ch: &mut Changes) {
+    clear_file_nodes(model, fix, ch);
+    if let Some(rec) = model.files[fix as usize].take() {
+        model.file_by_path.remove(&rec.path);
+    }
+    ch.file_set_changed = true;
+    ch.files_upserted.remove(&fix);
+    ch.resolve_files.remove(&fix);
+    ch.edges_dirty.remove(&fix);
+    ch.files_deleted.insert(fix);
+}
+
+/// Records a new size/mtime for a file whose content did not change.
+pub(crate) fn touch_file(model: &mut Model, fix: Ix, size: u64, mtime: i64, ch: &mut Changes) {
+    let f = model.f_mut(fix);
+    if f.size != size || f.mtime != mtime {
+        f.size = size;
+        f.mtime = mtime;
+        ch.files_touched.insert(fix);
+    }
+}
+
+/// Applies one file's new content. Definitions whose node ID survives keep their index.
+pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> Ix {
+    let lang = model.lang_ix(&u.lang);
+    let fix = match model.file_by_path.get(u.path.as_str()) {
+        Some(&fix) => fix,
+        None => {
+            let fix = model.next_file_ix();
+            model.put_file(
+                fix,
+                FileRec {
+                    path: u.path.clone().into_boxed_str(),
+                    lang,
+                    size: 0,
+                    mtime: 0,
+                    hash: [0; 32],
+                    skipped: None,
+                    lines: 0,
+                    had_errors: false,
+                    node: None,
+                    defs: vec![],
+                    refs: vec![],
+                    imports: vec![],
+                    stale: false,
+                },
+            );
+            ch.file_set_changed = true;
+            fix
+        }
+    };
+    ch.files_upserted.insert(fix);
+    ch.files_deleted.remove(&fix);
+    {
+        let f = model.f_mut(fix);
+        f.size = u.size;
+        f.mtime = u.mtime;
+        f.hash = u.hash;
+        f.lang = lang;
+        f.stale = false;
+    }
+    let facts = match u.content {
+        Content::Skipped(reason) => {
+            let was_indexed = model.f(fix).node.is_some();
+            clear_file_nodes(model, fix, ch);
+            let f = model.f_mut(fix);
+            f.skipped = Some(reason);
+            f.lines = 0;
+            f.had_errors = false;
+            if was_indexed {
+                ch.file_set_changed = true;
+            }
+            ch.resolve_files.remove(&fix);
+            ch.edges_dirty.insert(fix);
+            return fix;
+        }
+        Content::Facts(facts) => facts,
+    };
+    if model.f(fix).skipped.is_some() {
+        ch.file_set_changed = true;
+    }
+    ch.resolve_files.insert(fix);
+    ch.edges_dirty.insert(fix);
+
+    // The file node: same index when it existed.
+    let lang_id = model.lang(lang).to_string();
+    let file_node = match model.f(fix).node {
+        Some(ix) => ix,
+        None => {
+            let ix = model.next_node_ix();
+            let name = model.names.intern(basename(&u.path));
+            model.put_node(
+                ix,
+                Node {
+                    id: id::file_id(&lang_id, &u.path).into_boxed_str(),
+                    kind: NodeKind::File,
+                    name,
+                    qname: u.path.clone().into_boxed_str(),
+                    lang,
+                    file: Some(fix),
+                    parent: None,
+                    children: vec![],
+                    start_line: 0,
+                    end_line: 0,
+                    name_line: 0,
+                    name_col: 0,
+                    signature: None,
+                    doc: None,
+                    exported: true,
+                },
+            );
+            ix
+        }
+    };
+    {
+        let n = model.nodes[file_node as usize].as_mut().expect("file node");
+        n.end_line = facts.lines.saturating_sub(1);
+    }
+    ch.nodes_upserted.insert(file_node);
+
+    // Definitions: match by node ID.
+    let old_defs = std::mem::take(&mut model.f_mut(fix).defs);
+    let mut old_by_id: HashMap<Box<str>, Ix> = old_defs
+        .iter()
+        .map(|&ix| (model.n(ix).id.clone(), ix))
+        .collect();
+    let mut dup_count: HashMap<&str, u32> = HashMap::new();
+    let mut new_defs = Vec::with_capacity(facts.defs.len());
+    for d in &facts.defs {
+        let dup = dup_count.entry(d.qualified_name.as_str()).or_insert(0);
+        *dup += 1;
+        let node_id = id::symbol_id(&lang_id, &u.path, &d.qualified_name, *dup);
+        let name = model.names.intern(&d.name);
+        let signature = d.signature.as_deref().map(Box::from);
+        let doc = d.doc.as_deref().map(Box::from);
+        let ix = match old_by_id.remove(node_id.as_str()) {
+            Some(ix) => {
+                let old = model.n(ix);
+                if old.kind != d.kind
+                    || old.exported != d.exported
+                    || old.signature != signature
+                    || old.name != name
+                {
+                    ch.changed_names.insert(name);
+                    ch.changed_names.insert(old.name);
+                }
+                if old.name != name {
+                    let old_name = old.name;
+                    model.by_name[old_name as usize].retain(|&n| n != ix);
+                    let s = name as usize;
+                    if model.by_name.len() <= s {
+                        model.by_name.resize_with(s + 1, Vec::new);
+                    }
+                    model.by_name[s].push(ix);
+                }
+                let n = model.nodes[ix as usize].as_mut().expect("live def");
+                n.kind = d.kind;
+                n.name = name;
+                n.start_line = d.start_line;
+                n.end_line = d.end_line;
+                n.name_line = d.name_line;
+                n.name_col = d.name_col;
+                n.signature = signature;
+                n.doc = doc;
+                n.exported = d.exported;
+                ix
+            }
+            None => {
+                let ix = model.next_node_ix();
+                model.put_node(
+                    ix,
+                    Node {
+                        id: node_id.into_boxed_str(),
+                        kind: d.kind,
+                        name,
+                        qname: d.qualified_name.clone().into_boxed_str(),
+                        lang,
+                        file: Some(fix),
+                        parent: None,
+                        children: vec![],
+                        start_line: d.start_line,
+                        end_line: d.end_line,
+                        name_line: d.name_line,
+                        name_col: d.name_col,
+                        signature,
+                        doc,
+                        exported: d.exported,
+                    },
+                );
+                ch.changed_names.insert(name);
+                ix
+            }
+        };
+        ch.nodes_upserted.insert(ix);
+        new_defs.push(ix);
+    }
+    // Definitions that disappeared.
+    let mut gone: Vec<Ix> = old_by_id.into_values().collect();
+    gone.sort_unstable();
+    for ix in gone {
+        ch.changed_names.insert(model.n(ix).name);
+        for src_file in model.remove_node(ix) {
+            if src_file != fix {
+                ch.resolve_files.insert(src_file);
+                ch.edges_dirty.insert(src_file);
+            }
+        }
+        ch.nodes_upserted.remove(&ix);
+        ch.nodes_deleted.insert(ix);
+    }
+
+    // Containers: rebuilt from scratch for the whole file.
+    model.nodes[file_node as usize]
+        .as_mut()
+        .expect("file node")
+        .children
+        .clear();
+    for &ix in &new_defs {
+        model.nodes[ix as usize]
+            .as_mut()
+            .expect("def")
+            .children
+            .clear();
+    }
+    let by_qname: HashMap<&str, Ix> = facts
+        .defs
+        .iter()
+        .zip(&new_defs)
+        .rev()
+        .map(|(d, &ix)| (d.qualified_name.as_str(), ix))
+        .collect();
+    for (i, d) in facts.defs.iter().enumerate() {
+        let ix = new_defs[i];
+        let parent = d
+            .parent
+            .filter(|&p| p < i)
+            .map(|p| new_defs[p])
+            .or_else(|| {
+                d.qualified_name
+                    .rsplit_once('.')
+                    .and_then(|(prefix, _)| by_qname.get(prefix).copied())
+                    .filter(|&p| p != ix)
+            })
+            .unwrap_or(file_node);
+        model.nodes[ix as usize].as_mut().expect("def").parent = Some(parent);
+        model.nodes[parent as usize]
+            .as_mut()
+            .expect("container")
+            .children
+            .push(ix);
+    }
+
+    // References and imports.
+    let old_used = model.used_names(fix);
+    let refs: Vec<Ref> = facts
+        .refs
+        .iter()
+        .map(|r| Ref {
+            from: r
+                .from
+                .and_then(|i| new_defs.get(i).copied())
+                .unwrap_or(file_node),
+            kind: r.kind,
+            name: model.names.intern(&r.name),
+            qualifier: r
+                .qualifier
+                .as_deref()
+                .filter(|q| !q.is_empty())
+                .map(Box::from),
+            line: r.line,
+        })
+        .collect();
+    let imports: Vec<Import> = facts
+        .imports
+        .iter()
+        .map(|i| Import {
+            module: i.module.as_str().into(),
+            names: i
+                .names
+                .iter()
+                .map(|n| {
+                    (
+                        model.names.intern(&n.name),
+                        n.alias.as_deref().map(|a| model.names.intern(a)),
+                    )
+                })
+                .collect(),
+            alias: i.alias.as_deref().map(|a| model.names.intern(a)),
+            reexport: i.reexport,
+            line: i.line,
+            target: Target::Unresolved,
+        })
+        .collect();
+    let old_imports_shape: Vec<_> = model
+        .f(fix)
+        .imports
+        .iter()
+        .map(|i| (i.module.clone(), i.names.clone(), i.alias, i.reexport))
+        .collect();
+    let new_imports_shape: Vec<_> = imports
+        .iter()
+        .map(|i| (i.module.clone(), i.names.clone(), i.alias, i.reexport))
+        .collect();
+    if old_imports_shape != new_imports_shape {
+        // What this file re-exports may have changed: its importers use these names.
+        for (_, names, alias, _) in old_imports_shape.iter().chain(&new_imports_shape) {
+            for (n, a) in names {
+                ch.changed_names.insert(*n);
+                if let Some(a) = a {
+                    ch.changed_names.insert(*a);
+                }
+            }
+            if let Some(a) = alias {
+                ch.changed_names.insert(*a);
+            }
+        }
+    }
+    {
+        let f = model.f_mut(fix);
+        f.node = Some(file_node);
+        f.defs = new_defs;
+        f.refs = refs;
+        f.imports = imports;
+        f.skipped = None;
+        f.lines = facts.lines;
+        f.had_errors = facts.had_errors;
+    }
+    let new_used = model.used_names(fix);
+    for sym in old_used.difference(&new_used) {
+        model.remove_user(*sym, fix);
+    }
+    for sym in new_used {
+        model.add_user(sym, fix);
+    }
+    fix
+}

@@ -1,0 +1,749 @@
+//! Rebuilds: scan → read/hash/extract in parallel → apply → resolve → persist → rank.
+//!
+//! Two modes share the same steps:
+//! - *fresh* (no map yet, or `full` over the whole root): a private model is filled while
+//!   files stream out of the extraction workers (memory stays bounded: facts are dropped
+//!   once applied), written to SQLite in large transactions, then swapped in whole —
+//!   queries keep answering from the previous map meanwhile;
+//! - *incremental*: changed files are extracted first, then applied to the live model
+//!   under its write lock, with one SQLite transaction for the whole change.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::sync_channel;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use navmap_extract::ImportTarget;
+use navmap_extract::facts::FileFacts;
+use navmap_language::Language;
+use rayon::prelude::*;
+
+use crate::apply::{self, Changes, Content, FileUpdate};
+use crate::db::{self, Db, Meta};
+use crate::error::{MapError, Result};
+use crate::frontend::ModuleResolver;
+use crate::id;
+use crate::model::{Ix, Model, Node, Target};
+use crate::resolve::{self, NewEdge, Pass, Resolver};
+use crate::types::{Phase, Progress, RebuildOptions, RebuildSummary, SkipReason};
+use crate::walk::{self, Scope, Seen};
+use crate::{Inner, NodeKind, State};
+
+/// Files per SQLite transaction in a fresh build.
+const FILES_PER_TRANSACTION: usize = 2000;
+/// A file modified this recently is re-hashed on the next rebuild even when its size and
+/// mtime look unchanged (a write within the same mtime tick would otherwise be missed).
+const RACY_NS: i64 = 2_000_000_000;
+
+/// The builder's own state, guarded by `Inner::builder`.
+#[derive(Default)]
+pub(crate) struct BuilderState {
+    pub resolver: Option<Box<dyn ModuleResolver>>,
+}
+
+/// A file to read, with what the map knew about it.
+struct Job {
+    seen: Seen,
+    known_hash: Option<[u8; 32]>,
+    known_skipped: Option<SkipReason>,
+}
+
+enum Outcome {
+    Update(FileUpdate),
+    /// Same content, new size/mtime.
+    Touch {
+        path: String,
+        size: u64,
+        mtime: i64,
+    },
+    /// Could not be read (vanished, permissions): left as it was.
+    Unreadable,
+}
+
+fn now_ns() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
+}
+
+fn read_one(
+    job: &Job,
+    max_bytes: u64,
+    full: bool,
+    frontend: &dyn crate::frontend::Frontend,
+    now: i64,
+) -> Outcome {
+    let s = &job.seen;
+    let mtime = if now - s.mtime < RACY_NS { 0 } else { s.mtime };
+    let update = |hash, content| {
+        Outcome::Update(FileUpdate {
+            path: s.path.clone(),
+            lang: s.lang.id().to_string(),
+            size: s.size,
+            mtime,
+            hash,
+            content,
+        })
+    };
+    if s.size > max_bytes {
+        if job.known_skipped == Some(SkipReason::TooLarge) && !full {
+            return Outcome::Touch {
+                path: s.path.clone(),
+                size: s.size,
+                mtime,
+            };
+        }
+        return update([0; 32], Content::Skipped(SkipReason::TooLarge));
+    }
+    let Ok(bytes) = std::fs::read(&s.abs) else {
+        return Outcome::Unreadable;
+    };
+    let hash = *blake3::hash(&bytes).as_bytes();
+    if !full && job.known_hash == Some(hash) {
+        return Outcome::Touch {
+            path: s.path.clone(),
+            size: bytes.len() as u64,
+            mtime,
+        };
+    }
+    if bytes.contains(&0) {
+        return update(hash, Content::Skipped(SkipReason::Binary));
+    }
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return update(hash, Content::Skipped(SkipReason::InvalidUtf8));
+    };
+    let facts = extract_guarded(frontend, &s.lang, &s.ext, text, &s.path);
+    update(hash, Content::Facts(Box::new(facts)))
+}
+
+/// Extraction must never fail a build: a panic yields an empty, error-flagged file.
+fn extract_guarded(
+    frontend: &dyn crate::frontend::Frontend,
+    lang: &Language,
+    ext: &str,
+    text: &str,
+    path: &str,
+) -> FileFacts {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| frontend.extract(lang, ext, text))) {
+        Ok(f) => f,
+        Err(_) => {
+            tracing::warn!(
+                path,
+                "extraction panicked; the file is indexed without symbols"
+            );
+            FileFacts {
+                lang: lang.id().to_string(),
+                had_errors: true,
+                lines: text.lines().count() as u32,
+                ..FileFacts::default()
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// One rebuild (not single-flighted: see `Map::rebuild`).
+    pub(crate) fn rebuild_once(
+        &self,
+        opts: &RebuildOptions,
+        progress: &dyn Fn(Progress),
+    ) -> Result<RebuildSummary> {
+        let started = Instant::now();
+        let scope = Scope::new(opts.paths.as_deref())?;
+        let mut builder = self.builder.lock().map_err(MapError::internal)?;
+        progress(Progress {
+            phase: Phase::Scanning,
+            done: 0,
+            total: 0,
+        });
+        let seen = walk::walk(&self.root, &self.registry, &scope);
+        let files_scanned = seen.len() as u64;
+
+        let (fresh, dirty) = {
+            let st = self.state.read().map_err(MapError::internal)?;
+            let fresh = st.model.file_by_path.is_empty() || (opts.full && scope.is_all());
+            (fresh, st.meta.dirty)
+        };
+        let mut summary = RebuildSummary {
+            files_scanned,
+            ..Default::default()
+        };
+        if fresh {
+            self.fresh_build(&mut builder, seen, progress, &mut summary)?;
+        } else {
+            self.incremental(
+                &mut builder,
+                seen,
+                &scope,
+                opts.full,
+                dirty,
+                progress,
+                &mut summary,
+            )?;
+        }
+        let st = self.state.read().map_err(MapError::internal)?;
+        summary.files_skipped = st.skipped_counts();
+        summary.files = st.model.indexed_file_ixs().count() as u64;
+        summary.symbols = st.model.symbol_count() as u64;
+        summary.edges = st.model.edge_count() as u64;
+        summary.generation = st.meta.generation;
+        summary.duration_ms = started.elapsed().as_millis() as u64;
+        Ok(summary)
+    }
+
+    fn jobs(&self, model: &Model, seen: Vec<Seen>, full: bool, keep: &mut Vec<Ix>) -> Vec<Job> {
+        let mut jobs = Vec::new();
+        for s in seen {
+            let known = model
+                .file_by_path
+                .get(s.path.as_str())
+                .map(|&f| (f, model.f(f)));
+            if let Some((fix, f)) = known {
+                keep.push(fix);
+                if !full && f.size == s.size && f.mtime == s.mtime && f.mtime != 0 {
+                    continue;
+                }
+            }
+            jobs.push(Job {
+                known_hash: known.map(|(_, f)| f.hash),
+                known_skipped: known.and_then(|(_, f)| f.skipped),
+                seen: s,
+            });
+        }
+        jobs
+    }
+
+    /// Runs `read_one` over the jobs on the rayon pool, handing results to `sink` on this
+    /// thread as they come.
+    fn extract_stream(
+        &self,
+        jobs: Vec<Job>,
+        full: bool,
+        progress: &dyn Fn(Progress),
+        mut sink: impl FnMut(Outcome) -> Result<()>,
+    ) -> Result<()> {
+        let total = jobs.len() as u64;
+        let (tx, rx) = sync_channel::<Outcome>(256);
+        let max = self.max_file_bytes;
+        let frontend = self.frontend.clone();
+        let now = now_ns();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                jobs.into_par_iter().for_each_with(tx, |tx, job| {
+                    let _ = tx.send(read_one(&job, max, full, &*frontend, now));
+                });
+            });
+            let mut done = 0u64;
+            let mut result = Ok(());
+            for outcome in rx {
+                done += 1;
+                if result.is_ok() {
+                    result = sink(outcome);
+                }
+                if done.is_multiple_of(64) || done == total {
+                    progress(Progress {
+                        phase: Phase::Indexing,
+                        done,
+                        total,
+                    });
+                }
+            }
+            result
+        })
+    }
+
+    fn fresh_build(
+        &self,
+        builder: &mut BuilderState,
+        seen: Vec<Seen>,
+        progress: &dyn Fn(Progress),
+        summary: &mut RebuildSummary,
+    ) -> Result<()> {
+        let mut model = Model::default();
+        let previous_generation = self
+            .state
+            .read()
+            .map_err(MapError::internal)?
+            .meta
+            .generation;
+        let mut db = self.db.lock().map_err(MapError::internal)?;
+        {
+            let tx = db.transaction()?;
+            tx.execute_batch("DELETE FROM files; DELETE FROM nodes;")?;
+            db::set_meta(&tx, "dirty", "1")?;
+            tx.commit()?;
+        }
+        let jobs = self.jobs(&model, seen, true, &mut Vec::new());
+        let mut ch = Changes::default();
+        let mut pending = 0usize;
+        let mut indexed = 0u64;
+        self.extract_stream(jobs, true, progress, |o| {
+            if let Outcome::Update(u) = o {
+                if matches!(u.content, Content::Facts(_)) {
+                    indexed += 1;
+                }
+                apply::apply_file(&mut model, u, &mut ch);
+                pending += 1;
+                if pending >= FILES_PER_TRANSACTION {
+                    write_rows(&mut db, &model, &mut ch)?;
+                    pending = 0;
+                }
+            }
+            Ok(())
+        })?;
+        write_rows(&mut db, &model, &mut ch)?;
+        summary.files_indexed = indexed;
+        summary.files_deleted = {
+            let st = self.state.read().map_err(MapError::internal)?;
+            st.model
+                .indexed_file_ixs()
+                .filter(|&f| {
+                    let p = &*st.model.f(f).path;
+                    model
+                        .file_by_path
+                        .get(p)
+                        .is_none_or(|&n| model.f(n).node.is_none())
+                })
+                .count() as u64
+        };
+        let all: HashSet<Ix> = model.indexed_file_ixs().collect();
+        let mut meta = Meta {
+            generation: previous_generation + 1,
+            ..Default::default()
+        };
+        let resolved = self.finish(
+            builder,
+            &mut db,
+            &mut model,
+            &mut ch,
+            Some(all),
+            &mut meta,
+            progress,
+        )?;
+        summary.files_resolved = resolved;
+        drop(db);
+        progress(Progress {
+            phase: Phase::Ranking,
+            done: 0,
+            total: 1,
+        });
+        // The derived data (ranks, clusters, search) is computed before the swap so that
+        // queries never see a half-ready map.
+        let mut next = State {
+            model,
+            meta,
+            built: true,
+            derived: Default::default(),
+        };
+        next.refresh_derived(true);
+        let mut st = self.state.write().map_err(MapError::internal)?;
+        let old = std::mem::replace(&mut *st, next);
+        drop(st);
+        drop(old);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn incremental(
+        &self,
+        builder: &mut BuilderState,
+        seen: Vec<Seen>,
+        scope: &Scope,
+        full: bool,
+        dirty: bool,
+        progress: &dyn Fn(Progress),
+        summary: &mut RebuildSummary,
+    ) -> Result<()> {
+        let seen_paths: HashSet<String> = seen.iter().map(|s| s.path.clone()).collect();
+        let (jobs, deleted, stale_seen) = {
+            let st = self.state.read().map_err(MapError::internal)?;
+            let mut keep = Vec::new();
+            let jobs = self.jobs(&st.model, seen, full, &mut keep);
+            let deleted: Vec<Ix> = st
+                .model
+                .file_ixs()
+                .filter(|&f| {
+                    let p = &*st.model.f(f).path;
+                    scope.contains(p) && !seen_paths.contains(p)
+                })
+                .collect();
+            (jobs, deleted, keep)
+        };
+        let mut outcomes = Vec::new();
+        self.extract_stream(jobs, full, progress, |o| {
+            outcomes.push(o);
+            Ok(())
+        })?;
+        let mut st = self.state.write().map_err(MapError::internal)?;
+        let mut db = self.db.lock().map_err(MapError::internal)?;
+        let st = &mut *st;
+        let mut ch = Changes::default();
+        for fix in stale_seen {
+            if let Some(Some(f)) = st.model.files.get_mut(fix as usize) {
+                f.stale = false;
+            }
+        }
+        for fix in deleted {
+            apply::remove_file(&mut st.model, fix, &mut ch);
+            summary.files_deleted += 1;
+        }
+        for o in outcomes {
+            match o {
+                Outcome::Update(u) => {
+                    let was_indexed = st
+                        .model
+                        .file_by_path
+                        .get(u.path.as_str())
+                        .is_some_and(|&f| st.model.f(f).node.is_some());
+                    match u.content {
+                        Content::Facts(_) => summary.files_indexed += 1,
+                        Content::Skipped(_) if was_indexed => summary.files_deleted += 1,
+                        Content::Skipped(_) => {}
+                    }
+                    apply::apply_file(&mut st.model, u, &mut ch);
+                }
+                Outcome::Touch { path, size, mtime } => {
+                    if let Some(&fix) = st.model.file_by_path.get(path.as_str()) {
+                        apply::touch_file(&mut st.model, fix, size, mtime, &mut ch);
+                    }
+                }
+                Outcome::Unreadable => {}
+            }
+        }
+        let config_changed = self.config_changed(builder, &st.meta);
+        if ch.is_empty() && !dirty && !config_changed {
+            if !ch.files_touched.is_empty() {
+                let tx = db.transaction()?;
+                for &f in &ch.files_touched {
+                    db::touch_file_row(&tx, &st.model, f)?;
+                }
+                tx.commit()?;
+            }
+            return Ok(());
+        }
+        if config_changed {
+            builder.resolver = None;
+        }
+        let all = (dirty || config_changed).then(|| st.model.indexed_file_ixs().collect());
+        let mut meta = st.meta.clone();
+        meta.generation += 1;
+        let resolved = self.finish(
+            builder,
+            &mut db,
+            &mut st.model,
+            &mut ch,
+            all,
+            &mut meta,
+            progress,
+        )?;
+        summary.files_resolved = resolved;
+        st.meta = meta;
+        st.built = true;
+        progress(Progress {
+            phase: Phase::Ranking,
+            done: 0,
+            total: 1,
+        });
+        st.refresh_derived(false);
+        Ok(())
+    }
+
+    fn read_config(&self, path: &str) -> Option<String> {
+        if id::check_path(path).is_err() {
+            return None;
+        }
+        let p = self.root.join(path);
+        // Never follow a config file out of the root.
+        let canon = p.canonicalize().ok()?;
+        if !canon.starts_with(&self.root) {
+            return None;
+        }
+        let meta = std::fs::metadata(&canon).ok()?;
+        if meta.len() > self.max_file_bytes {
+            return None;
+        }
+        std::fs::read_to_string(canon).ok()
+    }
+
+    fn config_hashes(&self, files: &[String]) -> BTreeMap<String, String> {
+        files
+            .iter()
+            .map(|f| {
+                let h = self
+                    .read_config(f)
+                    .map(|t| blake3::hash(t.as_bytes()).to_hex().to_string())
+                    .unwrap_or_default();
+                (f.clone(), h)
+            })
+            .collect()
+    }
+
+    fn config_changed(&self, builder: &BuilderState, meta: &Meta) -> bool {
+        let files: Vec<String> = match &builder.resolver {
+            Some(r) => r.config_files(),
+            None => meta.config.keys().cloned().collect(),
+        };
+        !meta.config.is_empty() && self.config_hashes(&files) != meta.config
+    }
+
+    /// Import targets, resolution and persistence for a set of applied changes.
+    /// `all`: re-resolve these files regardless of what changed (fresh builds, repairs).
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        builder: &mut BuilderState,
+        db: &mut Db,
+        model: &mut Model,
+        ch: &mut Changes,
+        all: Option<HashSet<Ix>>,
+        meta: &mut Meta,
+        progress: &dyn Fn(Progress),
+    ) -> Result<u64> {
+        // The module resolver knows the file set: rebuilt when it changes.
+        let rebuilt = builder.resolver.is_none() || ch.file_set_changed;
+        if rebuilt {
+            let files: BTreeSet<String> = model
+                .indexed_file_ixs()
+                .map(|f| model.f(f).path.to_string())
+                .collect();
+            let read = |p: &str| self.read_config(p);
+            builder.resolver = Some(self.frontend.resolver(&self.registry, &files, &read));
+        }
+        let modres = builder.resolver.as_deref().expect("resolver");
+        meta.config = self.config_hashes(&modres.config_files());
+
+        let mut affected: HashSet<Ix> = match &all {
+            Some(a) => a.clone(),
+            None => ch
+                .resolve_files
+                .iter()
+                .copied()
+                .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some()))
+                .collect(),
+        };
+        // Import targets: every file when the resolver changed, else the re-indexed ones.
+        let target_files: Vec<Ix> = if rebuilt || all.is_some() {
+            model.indexed_file_ixs().collect()
+        } else {
+            affected.iter().copied().collect()
+        };
+        let computed: Vec<(Ix, Vec<ImportTarget>)> = target_files
+            .par_iter()
+            .map(|&f| {
+                let rec = model.f(f);
+                let lang = self.registry.by_id(model.lang(rec.lang));
+                let ts = rec
+                    .imports
+                    .iter()
+                    .map(|i| match lang {
+                        Some(l) => guarded_resolve(modres, l, &rec.path, &i.module),
+                        None => ImportTarget::Unresolved,
+                    })
+                    .collect();
+                (f, ts)
+            })
+            .collect();
+        for (f, ts) in computed {
+            let lang = model.f(f).lang;
+            let new: Vec<Target> = ts
+                .iter()
+                .map(|t| match t {
+                    ImportTarget::Files(_) => {
+                        Target::Files(resolve::target_files(model, t).unwrap_or_default())
+                    }
+                    ImportTarget::External(pkg) => Target::External(ext_node(model, lang, pkg, ch)),
+                    ImportTarget::Unresolved => Target::Unresolved,
+                })
+                .collect();
+            let rec = model.f_mut(f);
+            let changed = rec.imports.iter().zip(&new).any(|(i, t)| i.target != *t);
+            for (i, t) in rec.imports.iter_mut().zip(new) {
+                i.target = t;
+            }
+            if changed {
+                affected.insert(f);
+                ch.files_upserted.insert(f);
+                // What it re-exports may now lead elsewhere.
+                let names: Vec<_> = model
+                    .f(f)
+                    .imports
+                    .iter()
+                    .filter(|i| i.reexport)
+                    .flat_map(|i| i.names.iter().map(|(n, a)| a.unwrap_or(*n)))
+                    .collect();
+                ch.changed_names.extend(names);
+            }
+        }
+        if all.is_none() {
+            for &sym in &ch.changed_names {
+                if let Some(users) = model.users_by_name.get(sym as usize) {
+                    affected.extend(
+                        users
+                            .iter()
+                            .copied()
+                            .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some())),
+                    );
+                }
+            }
+        }
+        let mut order: Vec<Ix> = affected.into_iter().collect();
+        order.sort_unstable();
+        let total = order.len() as u64;
+        for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
+            progress(Progress {
+                phase: Phase::Resolving,
+                done: i as u64 * total / 2,
+                total,
+            });
+            let edges: Vec<(Ix, Vec<NewEdge>)> = {
+                let r = Resolver {
+                    model,
+                    modres,
+                    registry: &self.registry,
+                };
+                order
+                    .par_iter()
+                    .map(|&f| (f, guarded_resolve_file(&r, f, pass)))
+                    .collect()
+            };
+            for (f, es) in edges {
+                model.clear_file_edges(f, |k| pass.owns(k));
+                for e in es {
+                    model.add_edge(e.src, e.dst, e.kind, e.conf, e.line);
+                }
+            }
+        }
+        ch.edges_dirty.extend(order.iter().copied());
+        // External modules nobody imports any more.
+        let orphans: Vec<Ix> = model
+            .node_ixs()
+            .filter(|&n| model.n(n).kind == NodeKind::Module && model.inc[n as usize].is_empty())
+            .collect();
+        for n in orphans {
+            model.remove_node(n);
+            ch.nodes_upserted.remove(&n);
+            ch.nodes_deleted.insert(n);
+        }
+        // One transaction: rows, edges, meta.
+        meta.built_at = Some(
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        );
+        meta.dirty = false;
+        let tx = db.transaction()?;
+        write_rows_tx(&tx, model, ch)?;
+        for &f in &ch.edges_dirty {
+            if model.file(f).is_some() {
+                db::write_edges(&tx, model, f)?;
+            }
+        }
+        db::set_meta(&tx, "generation", &meta.generation.to_string())?;
+        db::set_meta(&tx, "built_at", &meta.built_at.unwrap_or(0).to_string())?;
+        db::set_meta(
+            &tx,
+            "config",
+            &serde_json::to_string(&meta.config).unwrap_or_default(),
+        )?;
+        db::set_meta(&tx, "dirty", "0")?;
+        tx.commit()?;
+        Ok(total)
+    }
+}
+
+fn guarded_resolve(
+    modres: &dyn ModuleResolver,
+    lang: &Language,
+    from: &str,
+    module: &str,
+) -> ImportTarget {
+    std::panic::catch_unwind(AssertUnwindSafe(|| modres.resolve(lang, from, module)))
+        .unwrap_or(ImportTarget::Unresolved)
+}
+
+fn guarded_resolve_file(r: &Resolver, f: Ix, pass: Pass) -> Vec<NewEdge> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| r.resolve_file(f, pass))).unwrap_or_else(|_| {
+        tracing::warn!(file = %r.model.f(f).path, "resolution panicked; the file keeps no edges");
+        Vec::new()
+    })
+}
+
+/// The node of an external module, created on first use.
+fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix {
+    let id = id::external_id(model.lang(lang), package);
+    if let Some(&ix) = model.node_by_id.get(id.as_str()) {
+        return ix;
+    }
+    let ix = model.next_node_ix();
+    let name = model.names.intern(package);
+    model.put_node(
+        ix,
+        Node {
+            id: id.into_boxed_str(),
+            kind: NodeKind::Module,
+            name,
+            qname: package.into(),
+            lang,
+            file: None,
+            parent: None,
+            children: vec![],
+            start_line: 0,
+            end_line: 0,
+            name_line: 0,
+            name_col: 0,
+            signature: None,
+            doc: None,
+            exported: true,
+        },
+    );
+    ch.nodes_upserted.insert(ix);
+    ch.nodes_deleted.remove(&ix);
+    ix
+}
+
+fn write_rows(db: &mut Db, model: &Model, ch: &mut Changes) -> Result<()> {
+    let tx = db.transaction()?;
+    write_rows_tx(&tx, model, ch)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Writes (and forgets) the file and node rows a change set touched.
+fn write_rows_tx(tx: &rusqlite::Transaction, model: &Model, ch: &mut Changes) -> Result<()> {
+    for f in ch.files_deleted.drain() {
+        db::delete_file_row(tx, f)?;
+    }
+    for n in ch.nodes_deleted.drain() {
+        db::delete_node_row(tx, n)?;
+    }
+    for f in ch.files_upserted.drain() {
+        if model.file(f).is_some() {
+            db::write_file_row(tx, model, f)?;
+        }
+    }
+    for f in ch.files_touched.drain() {
+        if model.file(f).is_some() {
+            db::touch_file_row(tx, model, f)?;
+        }
+    }
+    for n in ch.nodes_upserted.drain() {
+        if model.node(n).is_some() {
+            db::write_node_row(tx, model, n)?;
+        }
+    }
+    Ok(())
+}
+
+impl State {
+    pub(crate) fn skipped_counts(&self) -> BTreeMap<SkipReason, u64> {
+        let mut out = BTreeMap::new();
+        for f in self.model.file_ixs() {
+            if let Some(r) = self.model.f(f).skipped {
+                *out.entry(r).or_insert(0) += 1;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,565 @@
+//! SQLite persistence of the model: schema, versioning, loading and writing changes.
+//!
+//! Tables: `meta` (schema version, generation, build time, the dirty flag, config-file
+//! hashes), `files` (one row per file of a known language, with its references, imports
+//! and resolved outgoing edges as blobs, see `codec.rs`) and `nodes` (one row per file,
+//! definition and external module; the row id is the node's index everywhere).
+//!
+//! Crash safety: every file's rows are written in one transaction (a file is never
+//! half-written); `dirty` is set before the first write of a build and cleared in its last
+//! transaction. A map opened dirty has consistent facts but possibly stale edges: it
+//! counts as not built and the next rebuild re-resolves everything.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::codec::{DecodeError, Reader, Writer};
+use crate::error::{MapError, Result};
+use crate::model::{FileRec, Import, Ix, Model, NO_LINE, Node, Ref, Target};
+use crate::types::SkipReason;
+use crate::{Confidence, EdgeKind, NodeKind};
+
+/// Bump on any change to the tables or blob encodings.
+pub(crate) const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime INTEGER NOT NULL,
+    hash BLOB NOT NULL,
+    skipped TEXT,
+    lines INTEGER NOT NULL,
+    had_errors INTEGER NOT NULL,
+    facts BLOB,
+    edges BLOB
+);
+CREATE TABLE nodes(
+    id INTEGER PRIMARY KEY,
+    file INTEGER,
+    lang TEXT NOT NULL,
+    node_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qname TEXT NOT NULL,
+    parent INTEGER,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    name_line INTEGER NOT NULL,
+    name_col INTEGER NOT NULL,
+    signature TEXT,
+    doc TEXT,
+    exported INTEGER NOT NULL
+);
+";
+
+/// What `meta` holds.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Meta {
+    pub generation: u64,
+    pub built_at: Option<u64>,
+    pub dirty: bool,
+    /// Config file (root-relative) → blake3 hex, as of the last build.
+    pub config: BTreeMap<String, String>,
+}
+
+pub(crate) struct Db {
+    pub conn: Connection,
+    pub path: PathBuf,
+}
+
+fn remove_db_files(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(p));
+    }
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    conn.set_prepared_statement_cache_capacity(32);
+    Ok(())
+}
+
+fn create(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    configure(&conn)?;
+    conn.execute_batch(SCHEMA)?;
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('generation', '0'), ('dirty', '0')",
+        params![SCHEMA_VERSION.to_string()],
+    )?;
+    Ok(conn)
+}
+
+fn schema_version(conn: &Connection) -> rusqlite::Result<Option<i64>> {
+    let v: Option<String> = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(v.and_then(|s| s.parse().ok()))
+}
+
+impl Db {
+    /// Opens the database, recreating it (with a warning) when it is from another schema
+    /// version or unreadable.
+    pub fn open(path: &Path, warnings: &mut Vec<String>) -> Result<Db> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| MapError::internal(format!("creating {}: {e}", dir.display())))?;
+        }
+        if path.exists() {
+            let existing = Connection::open(path).and_then(|c| {
+                configure(&c)?;
+                let v = schema_version(&c)?;
+                Ok((c, v))
+            });
+            match existing {
+                Ok((conn, Some(SCHEMA_VERSION))) => {
+                    return Ok(Db {
+                        conn,
+                        path: path.to_path_buf(),
+                    });
+                }
+                Ok((conn, v)) => {
+                    drop(conn);
+                    warnings.push(format!(
+                        "map database {} has schema version {}, expected {SCHEMA_VERSION}: rebuilding it",
+                        path.display(),
+                        v.map(|v| v.to_string()).unwrap_or_else(|| "none".into())
+                    ));
+                }
+                Err(e) => warnings.push(format!(
+                    "map database {} is unreadable ({e}): rebuilding it",
+                    path.display()
+                )),
+            }
+            remove_db_files(path);
+        }
+        let conn = create(path).map_err(|e| {
+            MapError::internal(format!("creating map database {}: {e}", path.display()))
+        })?;
+        Ok(Db {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Drops everything and starts an empty database (after a load failure).
+    pub fn recreate(&mut self) -> Result<()> {
+        let tmp = Connection::open_in_memory()?;
+        let old = std::mem::replace(&mut self.conn, tmp);
+        drop(old);
+        remove_db_files(&self.path);
+        self.conn = create(&self.path)?;
+        Ok(())
+    }
+
+    pub fn read_meta(&self) -> Result<Meta> {
+        let mut stmt = self.conn.prepare("SELECT key, value FROM meta")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut meta = Meta::default();
+        for row in rows {
+            let (k, v) = row?;
+            match k.as_str() {
+                "generation" => meta.generation = v.parse().unwrap_or(0),
+                "built_at" => meta.built_at = v.parse().ok(),
+                "dirty" => meta.dirty = v == "1",
+                "config" => meta.config = serde_json::from_str(&v).unwrap_or_default(),
+                _ => {}
+            }
+        }
+        Ok(meta)
+    }
+
+    /// Loads the whole model. A decoding failure means a corrupt database.
+    pub fn load(&self, model: &mut Model) -> Result<()> {
+        let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
+        // Nodes first: files' blobs refer to them.
+        let mut stmt = self.conn.prepare(
+            "SELECT id, file, lang, node_id, kind, name, qname, parent, start_line, end_line,
+                    name_line, name_col, signature, doc, exported FROM nodes ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut parents = Vec::new();
+        while let Some(r) = rows.next()? {
+            let ix: Ix = r.get(0)?;
+            let kind: String = r.get(4)?;
+            let kind = NodeKind::parse(&kind).ok_or_else(|| bad("node kind"))?;
+            let lang: String = r.get(2)?;
+            let lang = model.lang_ix(&lang);
+            let name: String = r.get(5)?;
+            let name = model.names.intern(&name);
+            let parent: Option<Ix> = r.get(7)?;
+            parents.push((ix, parent));
+            model.put_node(
+                ix,
+                Node {
+                    id: r.get::<_, String>(3)?.into_boxed_str(),
+                    kind,
+                    name,
+                    qname: r.get::<_, String>(6)?.into_boxed_str(),
+                    lang,
+                    file: r.get(1)?,
+                    parent,
+                    children: vec![],
+                    start_line: r.get(8)?,
+                    end_line: r.get(9)?,
+                    name_line: r.get(10)?,
+                    name_col: r.get(11)?,
+                    signature: r.get::<_, Option<String>>(12)?.map(String::into_boxed_str),
+                    doc: r.get::<_, Option<String>>(13)?.map(String::into_boxed_str),
+                    exported: r.get::<_, i64>(14)? != 0,
+                },
+            );
+        }
+        drop(rows);
+        for (ix, parent) in parents {
+            if let Some(p) = parent {
+                let Some(Some(pn)) = model.nodes.get_mut(p as usize) else {
+                    return Err(bad("parent of a node is missing"));
+                };
+                pn.children.push(ix);
+            }
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT id, path, lang, size, mtime, hash, skipped, lines, had_errors, facts, edges
+             FROM files ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut edge_blobs = Vec::new();
+        while let Some(r) = rows.next()? {
+            let ix: Ix = r.get(0)?;
+            let path: String = r.get(1)?;
+            let lang: String = r.get(2)?;
+            let lang = model.lang_ix(&lang);
+            let hash_v: Vec<u8> = r.get(5)?;
+            let hash: [u8; 32] = hash_v.try_into().map_err(|_| bad("file hash"))?;
+            let skipped: Option<String> = r.get(6)?;
+            let skipped = match skipped {
+                Some(s) => Some(SkipReason::parse(&s).ok_or_else(|| bad("skip reason"))?),
+                None => None,
+            };
+            let facts: Option<Vec<u8>> = r.get(9)?;
+            let edges: Option<Vec<u8>> = r.get(10)?;
+            let mut rec = FileRec {
+                path: path.into_boxed_str(),
+                lang,
+                size: r.get::<_, i64>(3)? as u64,
+                mtime: r.get(4)?,
+                hash,
+                skipped,
+                lines: r.get(7)?,
+                had_errors: r.get::<_, i64>(8)? != 0,
+                node: None,
+                defs: vec![],
+                refs: vec![],
+                imports: vec![],
+                stale: false,
+            };
+            if let Some(facts) = facts {
+                decode_facts(&facts, model, &mut rec).map_err(|_| bad("file facts"))?;
+            }
+            model.put_file(ix, rec);
+            if let Some(e) = edges {
+                edge_blobs.push((ix, e));
+            }
+        }
+        drop(rows);
+        // Files' nodes, in source order.
+        let mut per_file: Vec<(Ix, u32, Ix, NodeKind)> = model
+            .node_ixs()
+            .filter_map(|ix| {
+                let n = model.n(ix);
+                n.file.map(|f| (f, n.start_line, ix, n.kind))
+            })
+            .collect();
+        per_file.sort_unstable();
+        for (f, _, ix, kind) in per_file {
+            let Some(Some(rec)) = model.files.get_mut(f as usize) else {
+                return Err(bad("node of a missing file"));
+            };
+            if kind == NodeKind::File {
+                rec.node = Some(ix);
+            } else {
+                rec.defs.push(ix);
+            }
+        }
+        for ix in model.node_ixs().collect::<Vec<_>>() {
+            let n = model.nodes[ix as usize].as_mut().expect("live");
+            let mut ch = std::mem::take(&mut n.children);
+            ch.sort_unstable();
+            let model_ref = &*model;
+            ch.sort_by_key(|&c| model_ref.n(c).start_line);
+            model.nodes[ix as usize].as_mut().expect("live").children = ch;
+        }
+        for fix in model.file_ixs().collect::<Vec<_>>() {
+            for sym in model.used_names(fix) {
+                model.add_user(sym, fix);
+            }
+        }
+        for (fix, blob) in edge_blobs {
+            decode_edges(&blob, model).map_err(|_| bad(&format!("edges of file {fix}")))?;
+        }
+        Ok(())
+    }
+
+    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        Ok(self.conn.transaction()?)
+    }
+}
+
+pub(crate) fn set_meta(tx: &Transaction, key: &str, value: &str) -> Result<()> {
+    tx.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")?
+        .execute(params![key, value])?;
+    Ok(())
+}
+
+pub(crate) fn write_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
+    let f = model.f(fix);
+    let facts = f.node.map(|_| encode_facts(model, fix));
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO files(id, path, lang, size, mtime, hash, skipped, lines, had_errors, facts, edges)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
+                 (SELECT edges FROM files WHERE id = ?1))",
+    )?
+    .execute(params![
+        fix,
+        &*f.path,
+        model.lang(f.lang),
+        f.size as i64,
+        f.mtime,
+        &f.hash[..],
+        f.skipped.map(SkipReason::as_str),
+        f.lines,
+        f.had_errors as i64,
+        facts,
+    ])?;
+    Ok(())
+}
+
+pub(crate) fn touch_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
+    let f = model.f(fix);
+    tx.prepare_cached("UPDATE files SET size = ?2, mtime = ?3 WHERE id = ?1")?
+        .execute(params![fix, f.size as i64, f.mtime])?;
+    Ok(())
+}
+
+pub(crate) fn delete_file_row(tx: &Transaction, fix: Ix) -> Result<()> {
+    tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
+        .execute(params![fix])?;
+    Ok(())
+}
+
+pub(crate) fn write_node_row(tx: &Transaction, model: &Model, ix: Ix) -> Result<()> {
+    let n = model.n(ix);
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO nodes(id, file, lang, node_id, kind, name, qname, parent, start_line,
+             end_line, name_line, name_col, signature, doc, exported)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?
+    .execute(params![
+        ix,
+        n.file,
+        model.lang(n.lang),
+        &*n.id,
+        n.kind.as_str(),
+        model.names.str(n.name),
+        &*n.qname,
+        n.parent,
+        n.start_line,
+        n.end_line,
+        n.name_line,
+        n.name_col,
+        n.signature.as_deref(),
+        n.doc.as_deref(),
+        n.exported as i64,
+    ])?;
+    Ok(())
+}
+
+pub(crate) fn delete_node_row(tx: &Transaction, ix: Ix) -> Result<()> {
+    tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
+        .execute(params![ix])?;
+    Ok(())
+}
+
+pub(crate) fn write_edges(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
+    let blob = model.f(fix).node.map(|_| encode_edges(model, fix));
+    tx.prepare_cached("UPDATE files SET edges = ?2 WHERE id = ?1")?
+        .execute(params![fix, blob])?;
+    Ok(())
+}
+
+fn kind_code(k: EdgeKind) -> u8 {
+    EdgeKind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
+}
+
+fn kind_from(c: u8) -> Result<EdgeKind, DecodeError> {
+    EdgeKind::ALL.get(c as usize).copied().ok_or(DecodeError)
+}
+
+const CONFIDENCES: [Confidence; 4] = [
+    Confidence::Exact,
+    Confidence::Import,
+    Confidence::Name,
+    Confidence::Candidate,
+];
+
+fn conf_code(c: Confidence) -> u8 {
+    CONFIDENCES.iter().position(|&x| x == c).unwrap_or(3) as u8
+}
+
+fn conf_from(c: u8) -> Result<Confidence, DecodeError> {
+    CONFIDENCES.get(c as usize).copied().ok_or(DecodeError)
+}
+
+fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
+    let f = model.f(fix);
+    let mut w = Writer::default();
+    w.u64(f.refs.len() as u64);
+    for r in &f.refs {
+        w.u32(r.from);
+        w.u8(kind_code(r.kind));
+        w.str(model.names.str(r.name));
+        w.opt_str(r.qualifier.as_deref());
+        w.u32(r.line);
+    }
+    w.u64(f.imports.len() as u64);
+    for i in &f.imports {
+        w.str(&i.module);
+        w.opt_str(i.alias.map(|a| model.names.str(a)));
+        w.u8(i.reexport as u8);
+        w.u32(i.line);
+        w.u64(i.names.len() as u64);
+        for (n, a) in &i.names {
+            w.str(model.names.str(*n));
+            w.opt_str(a.map(|a| model.names.str(a)));
+        }
+        match &i.target {
+            Target::Unresolved => w.u8(0),
+            Target::Files(fs) => {
+                w.u8(1);
+                w.u64(fs.len() as u64);
+                for &f in fs {
+                    w.u32(f);
+                }
+            }
+            Target::External(x) => {
+                w.u8(2);
+                w.u32(*x);
+            }
+        }
+    }
+    w.buf
+}
+
+fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(), DecodeError> {
+    let mut r = Reader::new(blob);
+    let n = r.u64()?;
+    for _ in 0..n {
+        let from = r.u32()?;
+        let kind = kind_from(r.u8()?)?;
+        let name = model.names.intern(r.str()?);
+        let qualifier = r.opt_str()?.map(Box::from);
+        let line = r.u32()?;
+        if model.node(from).is_none() {
+            return Err(DecodeError);
+        }
+        rec.refs.push(Ref {
+            from,
+            kind,
+            name,
+            qualifier,
+            line,
+        });
+    }
+    let n = r.u64()?;
+    for _ in 0..n {
+        let module = Box::from(r.str()?);
+        let alias = r.opt_str()?.map(|a| model.names.intern(a));
+        let reexport = r.u8()? != 0;
+        let line = r.u32()?;
+        let count = r.u64()?;
+        let mut names = Vec::new();
+        for _ in 0..count {
+            let name = model.names.intern(r.str()?);
+            let alias = r.opt_str()?.map(|a| model.names.intern(a));
+            names.push((name, alias));
+        }
+        let target = match r.u8()? {
+            0 => Target::Unresolved,
+            1 => {
+                let c = r.u64()?;
+                let mut fs = Vec::new();
+                for _ in 0..c {
+                    fs.push(r.u32()?);
+                }
+                Target::Files(fs)
+            }
+            2 => Target::External(r.u32()?),
+            _ => return Err(DecodeError),
+        };
+        rec.imports.push(Import {
+            module,
+            names,
+            alias,
+            reexport,
+            line,
+            target,
+        });
+    }
+    if !r.done() {
+        return Err(DecodeError);
+    }
+    Ok(())
+}
+
+fn encode_edges(model: &Model, fix: Ix) -> Vec<u8> {
+    let mut w = Writer::default();
+    let srcs = model.file_nodes(fix);
+    let count: usize = srcs.iter().map(|&s| model.out[s as usize].len()).sum();
+    w.u64(count as u64);
+    for s in srcs {
+        for e in &model.out[s as usize] {
+            w.u32(s);
+            w.u32(e.other);
+            w.u8(kind_code(e.kind));
+            w.u8(conf_code(e.conf));
+            w.u32(if e.line == NO_LINE { 0 } else { e.line + 1 });
+        }
+    }
+    w.buf
+}
+
+fn decode_edges(blob: &[u8], model: &mut Model) -> Result<(), DecodeError> {
+    let mut r = Reader::new(blob);
+    let n = r.u64()?;
+    for _ in 0..n {
+        let src = r.u32()?;
+        let dst = r.u32()?;
+        let kind = kind_from(r.u8()?)?;
+        let conf = conf_from(r.u8()?)?;
+        let line = r.u32()?;
+        if model.node(src).is_none() || model.node(dst).is_none() {
+            return Err(DecodeError);
+        }
+        let line = if line == 0 { NO_LINE } else { line - 1 };
+        model.add_edge(src, dst, kind, conf, line);
+    }
+    if !r.done() {
+        return Err(DecodeError);
+    }
+    Ok(())
+}

@@ -1,0 +1,410 @@
+//! The in-memory graph: files, nodes, name indexes and adjacency lists.
+//!
+//! SQLite (see `db.rs`) persists it; every query and all resolution run on this copy, so
+//! a one-file change costs a few hash-map updates rather than a reload. Node and file
+//! indexes are their SQLite row ids (stable across edits: a definition whose ID survives
+//! an edit keeps its index, so edges from other files into it stay valid).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::types::SkipReason;
+use crate::{Confidence, EdgeKind, NodeKind};
+
+/// Index of a node or a file (= its SQLite row id).
+pub(crate) type Ix = u32;
+
+/// An interned name.
+pub(crate) type Sym = u32;
+
+/// Interns names (definition names, referenced names, imported names).
+#[derive(Default)]
+pub(crate) struct Interner {
+    map: HashMap<Arc<str>, Sym>,
+    strs: Vec<Arc<str>>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&sym) = self.map.get(s) {
+            return sym;
+        }
+        let sym = self.strs.len() as Sym;
+        let arc: Arc<str> = Arc::from(s);
+        self.strs.push(arc.clone());
+        self.map.insert(arc, sym);
+        sym
+    }
+
+    pub fn get(&self, s: &str) -> Option<Sym> {
+        self.map.get(s).copied()
+    }
+
+    pub fn str(&self, sym: Sym) -> &str {
+        &self.strs[sym as usize]
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub id: Box<str>,
+    pub kind: NodeKind,
+    pub name: Sym,
+    pub qname: Box<str>,
+    /// Language index into [`Model::langs`].
+    pub lang: u16,
+    /// `None` for external modules.
+    pub file: Option<Ix>,
+    /// The container (`contains` edge source): the file node, or the enclosing definition,
+    /// or for methods declared apart from their type, that type when it is in the same file.
+    pub parent: Option<Ix>,
+    pub children: Vec<Ix>,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub name_line: u32,
+    pub name_col: u32,
+    pub signature: Option<Box<str>>,
+    pub doc: Option<Box<str>>,
+    pub exported: bool,
+}
+
+impl Node {
+    pub fn is_def(&self) -> bool {
+        !matches!(self.kind, NodeKind::File | NodeKind::Module)
+    }
+}
+
+/// A resolved (or candidate) edge as kept in an adjacency list. In `out[src]`, `other` is
+/// the target; in `inc[dst]`, the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Edge {
+    pub other: Ix,
+    pub kind: EdgeKind,
+    pub conf: Confidence,
+    /// 0-based line of the use in the source node's file; `NO_LINE` when none.
+    pub line: u32,
+}
+
+pub(crate) const NO_LINE: u32 = u32::MAX;
+
+/// A use of a name, as extracted (see `navmap_extract::facts::RefFact`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ref {
+    /// The enclosing node (a definition, or the file node).
+    pub from: Ix,
+    pub kind: EdgeKind,
+    pub name: Sym,
+    pub qualifier: Option<Box<str>>,
+    pub line: u32,
+}
+
+/// Where an import leads, once resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum Target {
+    Files(Vec<Ix>),
+    /// The external module node.
+    External(Ix),
+    #[default]
+    Unresolved,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Import {
+    pub module: Box<str>,
+    /// (name, alias); the name `*` is a glob.
+    pub names: Vec<(Sym, Option<Sym>)>,
+    pub alias: Option<Sym>,
+    pub reexport: bool,
+    pub line: u32,
+    pub target: Target,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct FileRec {
+    pub path: Box<str>,
+    pub lang: u16,
+    pub size: u64,
+    pub mtime: i64,
+    pub hash: [u8; 32],
+    pub skipped: Option<SkipReason>,
+    pub lines: u32,
+    pub had_errors: bool,
+    /// The file node (indexed files only).
+    pub node: Option<Ix>,
+    /// Definition nodes in facts order (`RefFact::from` / `DefFact::parent` index this).
+    pub defs: Vec<Ix>,
+    pub refs: Vec<Ref>,
+    pub imports: Vec<Import>,
+    pub stale: bool,
+}
+
+impl FileRec {
+    pub fn dir(&self) -> &str {
+        parent_dir(&self.path)
+    }
+}
+
+/// `a/b/c.x` → `a/b`; `c.x` → ``.
+pub(crate) fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+#[derive(Default)]
+pub(crate) struct Model {
+    /// Slot = row id; slot 0 is never used.
+    pub files: Vec<Option<FileRec>>,
+    pub file_by_path: HashMap<Box<str>, Ix>,
+    pub nodes: Vec<Option<Node>>,
+    pub node_by_id: HashMap<Box<str>, Ix>,
+    pub out: Vec<Vec<Edge>>,
+    pub inc: Vec<Vec<Edge>>,
+    pub names: Interner,
+    /// Name → definition nodes with that name.
+    pub by_name: Vec<Vec<Ix>>,
+    /// Name → files that use it (in a reference or an import).
+    pub users_by_name: Vec<Vec<Ix>>,
+    /// Language ids; `Node::lang` and `FileRec::lang` index this.
+    pub langs: Vec<Arc<str>>,
+}
+
+impl Model {
+    pub fn lang_ix(&mut self, lang: &str) -> u16 {
+        if let Some(i) = self.langs.iter().position(|l| &**l == lang) {
+            return i as u16;
+        }
+        self.langs.push(Arc::from(lang));
+        (self.langs.len() - 1) as u16
+    }
+
+    pub fn lang(&self, ix: u16) -> &str {
+        &self.langs[ix as usize]
+    }
+
+    pub fn node(&self, ix: Ix) -> Option<&Node> {
+        self.nodes.get(ix as usize).and_then(Option::as_ref)
+    }
+
+    /// A live node; panics on a dead index (an internal invariant, never user input).
+    pub fn n(&self, ix: Ix) -> &Node {
+        self.nodes[ix as usize]
+            .as_ref()
+            .expect("edge or index to a removed node")
+    }
+
+    pub fn file(&self, ix: Ix) -> Option<&FileRec> {
+        self.files.get(ix as usize).and_then(Option::as_ref)
+    }
+
+    pub fn f(&self, ix: Ix) -> &FileRec {
+        self.files[ix as usize].as_ref().expect("removed file")
+    }
+
+    pub fn f_mut(&mut self, ix: Ix) -> &mut FileRec {
+        self.files[ix as usize].as_mut().expect("removed file")
+    }
+
+    pub fn next_file_ix(&self) -> Ix {
+        self.files.len().max(1) as Ix
+    }
+
+    pub fn next_node_ix(&self) -> Ix {
+        self.nodes.len().max(1) as Ix
+    }
+
+    pub fn file_ixs(&self) -> impl Iterator<Item = Ix> + '_ {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_some())
+            .map(|(i, _)| i as Ix)
+    }
+
+    pub fn indexed_file_ixs(&self) -> impl Iterator<Item = Ix> + '_ {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.as_ref().is_some_and(|f| f.node.is_some()))
+            .map(|(i, _)| i as Ix)
+    }
+
+    pub fn node_ixs(&self) -> impl Iterator<Item = Ix> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_some())
+            .map(|(i, _)| i as Ix)
+    }
+
+    /// Every node of an indexed file: the file node first, then the definitions.
+    pub fn file_nodes(&self, file: Ix) -> Vec<Ix> {
+        let f = self.f(file);
+        f.node.into_iter().chain(f.defs.iter().copied()).collect()
+    }
+
+    // ---- mutation -------------------------------------------------------------------
+
+    pub fn put_file(&mut self, ix: Ix, rec: FileRec) {
+        let i = ix as usize;
+        if self.files.len() <= i {
+            self.files.resize_with(i + 1, || None);
+        }
+        self.file_by_path.insert(rec.path.clone(), ix);
+        self.files[i] = Some(rec);
+    }
+
+    /// Puts a node at `ix` and indexes it (id, name). Does not link it to its parent.
+    pub fn put_node(&mut self, ix: Ix, node: Node) {
+        let i = ix as usize;
+        if self.nodes.len() <= i {
+            self.nodes.resize_with(i + 1, || None);
+            self.out.resize_with(i + 1, Vec::new);
+            self.inc.resize_with(i + 1, Vec::new);
+        }
+        self.node_by_id.insert(node.id.clone(), ix);
+        if node.is_def() {
+            let s = node.name as usize;
+            if self.by_name.len() <= s {
+                self.by_name.resize_with(s + 1, Vec::new);
+            }
+            self.by_name[s].push(ix);
+        }
+        self.nodes[i] = Some(node);
+    }
+
+    /// Removes a node and every edge touching it. Returns the files whose edges pointed
+    /// at it (they must be re-resolved).
+    pub fn remove_node(&mut self, ix: Ix) -> Vec<Ix> {
+        let Some(node) = self.nodes[ix as usize].take() else {
+            return vec![];
+        };
+        self.node_by_id.remove(&node.id);
+        if node.is_def()
+            && let Some(list) = self.by_name.get_mut(node.name as usize)
+        {
+            list.retain(|&n| n != ix);
+        }
+        let mut sources = Vec::new();
+        for e in std::mem::take(&mut self.inc[ix as usize]) {
+            if let Some(src) = self.node(e.other) {
+                if let Some(f) = src.file {
+                    sources.push(f);
+                }
+                self.out[e.other as usize].retain(|o| o.other != ix);
+            }
+        }
+        for e in std::mem::take(&mut self.out[ix as usize]) {
+            self.inc[e.other as usize].retain(|i| i.other != ix);
+        }
+        if let Some(p) = node.parent
+            && let Some(Some(parent)) = self.nodes.get_mut(p as usize)
+        {
+            parent.children.retain(|&c| c != ix);
+        }
+        sources.sort_unstable();
+        sources.dedup();
+        sources
+    }
+
+    pub fn add_edge(&mut self, src: Ix, dst: Ix, kind: EdgeKind, conf: Confidence, line: u32) {
+        self.out[src as usize].push(Edge {
+            other: dst,
+            kind,
+            conf,
+            line,
+        });
+        self.inc[dst as usize].push(Edge {
+            other: src,
+            kind,
+            conf,
+            line,
+        });
+    }
+
+    /// Drops the outgoing edges of a file's nodes whose kind `drop` selects.
+    pub fn clear_file_edges(&mut self, file: Ix, drop: impl Fn(EdgeKind) -> bool) {
+        let srcs: HashSet<Ix> = self.file_nodes(file).into_iter().collect();
+        let mut dsts = HashSet::new();
+        for &s in &srcs {
+            for e in &self.out[s as usize] {
+                if drop(e.kind) {
+                    dsts.insert(e.other);
+                }
+            }
+            self.out[s as usize].retain(|e| !drop(e.kind));
+        }
+        for d in dsts {
+            self.inc[d as usize].retain(|e| !(srcs.contains(&e.other) && drop(e.kind)));
+        }
+    }
+
+    pub fn add_user(&mut self, sym: Sym, file: Ix) {
+        let s = sym as usize;
+        if self.users_by_name.len() <= s {
+            self.users_by_name.resize_with(s + 1, Vec::new);
+        }
+        let list = &mut self.users_by_name[s];
+        if list.last() != Some(&file) && !list.contains(&file) {
+            list.push(file);
+        }
+    }
+
+    pub fn remove_user(&mut self, sym: Sym, file: Ix) {
+        if let Some(list) = self.users_by_name.get_mut(sym as usize) {
+            list.retain(|&f| f != file);
+        }
+    }
+
+    /// Every name a file uses (references and imports).
+    pub fn used_names(&self, file: Ix) -> HashSet<Sym> {
+        let f = self.f(file);
+        let mut set: HashSet<Sym> = f.refs.iter().map(|r| r.name).collect();
+        for imp in &f.imports {
+            for (n, a) in &imp.names {
+                set.insert(*n);
+                if let Some(a) = a {
+                    set.insert(*a);
+                }
+            }
+            if let Some(a) = imp.alias {
+                set.insert(a);
+            }
+        }
+        set
+    }
+
+    pub fn defs_named(&self, sym: Sym) -> &[Ix] {
+        self.by_name
+            .get(sym as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).
+    pub fn edge_count(&self) -> usize {
+        self.out.iter().map(Vec::len).sum()
+    }
+
+    pub fn symbol_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.as_ref().is_some_and(Node::is_def))
+            .count()
+    }
+}
+
+/// Type-like kinds: what `extends`/`implements` point at, and what owns members.
+pub(crate) fn is_type_like(kind: NodeKind) -> bool {
+    matches!(
+        kind,
+        NodeKind::Class
+            | NodeKind::Interface
+            | NodeKind::Trait
+            | NodeKind::Struct
+            | NodeKind::Enum
+            | NodeKind::TypeAlias
+    )
+}
+
+pub(crate) fn is_function_like(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::Function | NodeKind::Method)
+}

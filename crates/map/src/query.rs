@@ -1,0 +1,470 @@
+//! The read side: node views, neighbors, paths, overview, search, status.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
+
+use crate::error::{MapError, Result};
+use crate::id::{check_path, parse_node_id};
+use crate::model::{Ix, Model};
+use crate::types::*;
+use crate::{Confidence, EdgeKind, NodeKind, State};
+
+/// Neighbors found per expansion before the search stops widening (enough to rank).
+const NEIGHBOR_EXPANSION_FACTOR: usize = 4;
+/// Nodes a path search may visit.
+const PATH_VISIT_LIMIT: usize = 500_000;
+
+pub(crate) fn ordered_score(s: f32) -> Reverse<u32> {
+    Reverse((s.clamp(0.0, 1.0) * 1_000_000.0) as u32)
+}
+
+impl State {
+    pub(crate) fn require_built(&self) -> Result<()> {
+        if self.built {
+            Ok(())
+        } else {
+            Err(MapError::NotBuilt)
+        }
+    }
+
+    pub(crate) fn score(&self, ix: Ix) -> f32 {
+        self.derived.score.get(ix as usize).copied().unwrap_or(0.0)
+    }
+
+    pub(crate) fn lookup(&self, id: &str) -> Result<Ix> {
+        if let Some(&ix) = self.model.node_by_id.get(id) {
+            return Ok(ix);
+        }
+        parse_node_id(id)?;
+        Err(MapError::NodeNotFound(id.to_string()))
+    }
+
+    pub(crate) fn view(&self, ix: Ix) -> NodeView {
+        let m = &self.model;
+        let n = m.n(ix);
+        let file = n.file.map(|f| m.f(f));
+        let is_def = n.is_def();
+        NodeView {
+            id: n.id.to_string(),
+            kind: n.kind,
+            name: m.names.str(n.name).to_string(),
+            file: file.map(|f| f.path.to_string()),
+            line: file.map(|_| n.name_line + 1),
+            end_line: file.map(|_| n.end_line + 1),
+            col: (file.is_some() && is_def).then_some(n.name_col + 1),
+            qualified_name: n.qname.to_string(),
+            signature: n.signature.as_deref().map(str::to_string),
+            doc: n.doc.as_deref().map(str::to_string),
+            exported: n.exported,
+            score: (self.score(ix) as f64 * 1000.0).round() / 1000.0,
+            cluster: n
+                .file
+                .and_then(|f| self.derived.clustering.of_file.get(&f).copied()),
+            stale: file.is_some_and(|f| f.stale),
+        }
+    }
+
+    pub(crate) fn neighbors(
+        &self,
+        id: &str,
+        direction: Direction,
+        kinds: Option<&[EdgeKind]>,
+        depth: u32,
+        max_nodes: usize,
+    ) -> Result<NeighborsResult> {
+        if !(1..=3).contains(&depth) {
+            return Err(MapError::bad_args("depth", "must be 1, 2 or 3"));
+        }
+        if !(1..=200).contains(&max_nodes) {
+            return Err(MapError::bad_args("maxNodes", "must be between 1 and 200"));
+        }
+        self.require_built()?;
+        let start = self.lookup(id)?;
+        let m = &self.model;
+        let allowed = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
+        let cap = max_nodes * NEIGHBOR_EXPANSION_FACTOR;
+        let mut seen: HashSet<Ix> = HashSet::from([start]);
+        let mut found: Vec<(u32, Reverse<u32>, Neighbor)> = Vec::new();
+        let mut frontier = BinaryHeap::new();
+        frontier.push(Reverse((0u32, ordered_score(self.score(start)), start)));
+        while let Some(Reverse((d, _, node))) = frontier.pop() {
+            if d >= depth || found.len() >= cap {
+                continue;
+            }
+            let mut step: Vec<(Ix, EdgeKind, Confidence, u32, Direction)> = Vec::new();
+            if direction != Direction::In {
+                if allowed(EdgeKind::Contains) {
+                    for &c in &m.n(node).children {
+                        step.push((
+                            c,
+                            EdgeKind::Contains,
+                            Confidence::Exact,
+                            u32::MAX,
+                            Direction::Out,
+                        ));
+                    }
+                }
+                for e in &m.out[node as usize] {
+                    step.push((e.other, e.kind, e.conf, e.line, Direction::Out));
+                }
+            }
+            if direction != Direction::Out {
+                if allowed(EdgeKind::Contains)
+                    && let Some(p) = m.n(node).parent
+                {
+                    step.push((
+                        p,
+                        EdgeKind::Contains,
+                        Confidence::Exact,
+                        u32::MAX,
+                        Direction::In,
+                    ));
+                }
+                for e in &m.inc[node as usize] {
+                    step.push((e.other, e.kind, e.conf, e.line, Direction::In));
+                }
+            }
+            // Best edge first for each neighbor: resolved before candidates.
+            step.sort_by_key(|s| (s.2, s.1));
+            for (other, kind, conf, line, dir) in step {
+                if !allowed(kind) || !seen.insert(other) {
+                    continue;
+                }
+                let resolved = conf != Confidence::Candidate;
+                // The line is in the file of the edge's source.
+                let line = (line != u32::MAX).then(|| line + 1);
+                let score = ordered_score(self.score(other));
+                found.push((
+                    d + 1,
+                    score,
+                    Neighbor {
+                        node: self.view(other),
+                        edge: kind,
+                        direction: dir,
+                        depth: d + 1,
+                        via: m.n(node).id.to_string(),
+                        resolved,
+                        confidence: conf,
+                        line,
+                    },
+                ));
+                if resolved {
+                    frontier.push(Reverse((d + 1, score, other)));
+                }
+            }
+        }
+        found.sort_by(|a, b| {
+            (a.0, a.1)
+                .cmp(&(b.0, b.1))
+                .then_with(|| a.2.node.id.cmp(&b.2.node.id))
+        });
+        let total = found.len();
+        found.truncate(max_nodes);
+        Ok(NeighborsResult {
+            node: self.view(start),
+            neighbors: found.into_iter().map(|f| f.2).collect(),
+            total,
+        })
+    }
+
+    pub(crate) fn path(
+        &self,
+        from: &str,
+        to: &str,
+        kinds: Option<&[EdgeKind]>,
+        max_len: u32,
+    ) -> Result<PathResult> {
+        if !(1..=10).contains(&max_len) {
+            return Err(MapError::bad_args("maxLen", "must be between 1 and 10"));
+        }
+        self.require_built()?;
+        let a = self.lookup(from)?;
+        let b = self.lookup(to)?;
+        let m = &self.model;
+        let allowed = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
+        if a == b {
+            return Ok(PathResult {
+                found: true,
+                path: vec![PathStep {
+                    node: self.view(a),
+                    edge_to_next: None,
+                }],
+            });
+        }
+        let mut prev: HashMap<Ix, (Ix, PathEdge)> = HashMap::new();
+        let mut depth: HashMap<Ix, u32> = HashMap::from([(a, 0)]);
+        let mut queue = VecDeque::from([a]);
+        let mut found = false;
+        'bfs: while let Some(n) = queue.pop_front() {
+            let d = depth[&n];
+            if d >= max_len || depth.len() > PATH_VISIT_LIMIT {
+                continue;
+            }
+            let mut next: Vec<(Ix, PathEdge)> = Vec::new();
+            for e in &m.out[n as usize] {
+                if e.conf != Confidence::Candidate && allowed(e.kind) {
+                    next.push((
+                        e.other,
+                        PathEdge {
+                            kind: e.kind,
+                            direction: Direction::Out,
+                            confidence: e.conf,
+                        },
+                    ));
+                }
+            }
+            if allowed(EdgeKind::Contains) {
+                for &c in &m.n(n).children {
+                    next.push((
+                        c,
+                        PathEdge {
+                            kind: EdgeKind::Contains,
+                            direction: Direction::Out,
+                            confidence: Confidence::Exact,
+                        },
+                    ));
+                }
+                if let Some(p) = m.n(n).parent {
+                    next.push((
+                        p,
+                        PathEdge {
+                            kind: EdgeKind::Contains,
+                            direction: Direction::In,
+                            confidence: Confidence::Exact,
+                        },
+                    ));
+                }
+            }
+            for (o, edge) in next {
+                if depth.contains_key(&o) {
+                    continue;
+                }
+                depth.insert(o, d + 1);
+                prev.insert(o, (n, edge));
+                if o == b {
+                    found = true;
+                    break 'bfs;
+                }
+                queue.push_back(o);
+            }
+        }
+        if !found {
+            return Ok(PathResult {
+                found: false,
+                path: vec![],
+            });
+        }
+        let mut steps = vec![PathStep {
+            node: self.view(b),
+            edge_to_next: None,
+        }];
+        let mut cur = b;
+        while let Some((p, edge)) = prev.get(&cur) {
+            steps.push(PathStep {
+                node: self.view(*p),
+                edge_to_next: Some(edge.clone()),
+            });
+            cur = *p;
+        }
+        steps.reverse();
+        Ok(PathResult {
+            found: true,
+            path: steps,
+        })
+    }
+
+    pub(crate) fn overview(&self, focus: Option<&str>, hubs: usize) -> Result<Overview> {
+        if !(1..=20).contains(&hubs) {
+            return Err(MapError::bad_args(
+                "hubsPerCluster",
+                "must be between 1 and 20",
+            ));
+        }
+        let focus = normalise_focus(focus)?;
+        self.require_built()?;
+        let m = &self.model;
+        let in_focus = |p: &str| match &focus {
+            None => true,
+            Some(f) => {
+                p == f || (p.starts_with(f.as_str()) && p.as_bytes().get(f.len()) == Some(&b'/'))
+            }
+        };
+        let mut clusters = Vec::new();
+        for c in &self.derived.clustering.clusters {
+            let files: Vec<Ix> = c
+                .files
+                .iter()
+                .copied()
+                .filter(|&f| m.file(f).is_some_and(|r| in_focus(&r.path)))
+                .collect();
+            if files.is_empty() {
+                continue;
+            }
+            let mut defs: Vec<Ix> = files
+                .iter()
+                .flat_map(|&f| m.f(f).defs.iter().copied())
+                .collect();
+            defs.sort_by_key(|&d| (ordered_score(self.score(d)), m.n(d).id.clone()));
+            defs.truncate(hubs);
+            clusters.push(ClusterView {
+                id: c.id,
+                label: c.label.clone(),
+                files: files.len(),
+                hubs: defs.into_iter().map(|d| self.view(d)).collect(),
+            });
+        }
+        let files: Vec<Ix> = m
+            .indexed_file_ixs()
+            .filter(|&f| in_focus(&m.f(f).path))
+            .collect();
+        let mut languages = BTreeMap::new();
+        for &f in &files {
+            *languages
+                .entry(m.lang(m.f(f).lang).to_string())
+                .or_insert(0) += 1;
+        }
+        Ok(Overview {
+            built_at: self.meta.built_at,
+            files: files.len(),
+            symbols: files.iter().map(|&f| m.f(f).defs.len()).sum(),
+            stale_files: self.stale_files(|p| in_focus(p)),
+            languages,
+            clusters,
+        })
+    }
+
+    pub(crate) fn stale_files(&self, keep: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .model
+            .file_ixs()
+            .map(|f| self.model.f(f))
+            .filter(|f| f.stale && keep(&f.path))
+            .map(|f| f.path.to_string())
+            .collect();
+        v.sort();
+        v
+    }
+
+    pub(crate) fn search(
+        &self,
+        query: &str,
+        kind: Option<NodeKind>,
+        limit: usize,
+    ) -> Result<SearchResults> {
+        if query.trim().chars().count() < 2 {
+            return Err(MapError::bad_args("query", "at least 2 characters"));
+        }
+        if !(1..=100).contains(&limit) {
+            return Err(MapError::bad_args("limit", "must be between 1 and 100"));
+        }
+        self.require_built()?;
+        let m = &self.model;
+        let q = query.trim();
+        let mut hits: Vec<(f64, Ix, MatchKind)> = self
+            .derived
+            .search
+            .find(q)
+            .into_iter()
+            .filter(|(ix, _, _)| kind.is_none_or(|k| m.n(*ix).kind == k))
+            .map(|(ix, mk, closeness)| {
+                let tier = match mk {
+                    MatchKind::Exact => 10.0,
+                    MatchKind::Prefix => 8.0,
+                    MatchKind::Substring => 6.0,
+                    MatchKind::QualifiedName => 4.0,
+                    MatchKind::Path => 2.0,
+                    MatchKind::Fuzzy => 0.0,
+                };
+                let case = if m.names.str(m.n(ix).name) == q {
+                    0.05
+                } else {
+                    0.0
+                };
+                let rank = tier + 1.5 * self.score(ix) as f64 + 0.4 * closeness + case;
+                (rank, ix, mk)
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| m.n(a.1).id.cmp(&m.n(b.1).id))
+        });
+        let total = hits.len();
+        hits.truncate(limit);
+        Ok(SearchResults {
+            results: hits
+                .into_iter()
+                .map(|(rank, ix, matched)| SearchHit {
+                    node: self.view(ix),
+                    matched,
+                    rank: (rank * 1000.0).round() / 1000.0,
+                })
+                .collect(),
+            total,
+        })
+    }
+
+    pub(crate) fn status(
+        &self,
+        root: &std::path::Path,
+        db_path: &std::path::Path,
+        building: bool,
+    ) -> Status {
+        let m = &self.model;
+        let mut languages = BTreeMap::new();
+        let mut skipped = BTreeMap::new();
+        let mut files = 0;
+        let mut with_errors = 0;
+        for f in m.file_ixs() {
+            let r = m.f(f);
+            if let Some(s) = r.skipped {
+                *skipped.entry(s).or_insert(0) += 1;
+                continue;
+            }
+            files += 1;
+            with_errors += r.had_errors as usize;
+            *languages.entry(m.lang(r.lang).to_string()).or_insert(0) += 1;
+        }
+        let mut by_conf = BTreeMap::new();
+        for list in &m.out {
+            for e in list {
+                *by_conf.entry(e.conf).or_insert(0) += 1;
+            }
+        }
+        Status {
+            built: self.built,
+            building,
+            built_at: self.meta.built_at,
+            generation: self.meta.generation,
+            root: root.to_path_buf(),
+            db_path: db_path.to_path_buf(),
+            files,
+            symbols: m.symbol_count(),
+            edges: m.edge_count(),
+            edges_by_confidence: by_conf,
+            stale_files: self.stale_files(|_| true),
+            skipped,
+            languages,
+            files_with_errors: with_errors,
+        }
+    }
+
+    pub(crate) fn nodes_in_file(&self, file: &str) -> Result<Vec<NodeView>> {
+        check_path(file).map_err(|e| MapError::bad_args("file", e))?;
+        self.require_built()?;
+        let m: &Model = &self.model;
+        let Some(&f) = m.file_by_path.get(file) else {
+            return Ok(vec![]);
+        };
+        Ok(m.file_nodes(f).into_iter().map(|n| self.view(n)).collect())
+    }
+}
+
+fn normalise_focus(focus: Option<&str>) -> Result<Option<String>> {
+    let Some(f) = focus else { return Ok(None) };
+    let f = f.trim().trim_start_matches("./").trim_end_matches('/');
+    if f.is_empty() || f == "." {
+        return Ok(None);
+    }
+    check_path(f).map_err(|e| MapError::bad_args("focus", e))?;
+    Ok(Some(f.to_string()))
+}

@@ -1,0 +1,893 @@
+//! Resolution: the names in a file's facts → edges with a confidence (contract §3).
+//!
+//! Per reference, in order:
+//! 1. `self`/`this`/`cls`/`Self` members and the scope walk (enclosing functions, then the
+//!    file's top level) → `exact`;
+//! 2. through the file's imports, following re-exports a few levels → `import`; a
+//!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
+//!    see `infer.rs`) gives the member of that type, with the type's confidence;
+//! 3. the only visible (exported, or in the same directory) top-level definition of that
+//!    name in the repository → `name`;
+//! 4. otherwise up to five ranked candidates (same file > same directory > longest common
+//!    path prefix) → `candidate`.
+//!
+//! What is *not* linked, on purpose: anything reached through an external module
+//! (`json.dumps`, `osp.exists`, `SystemTime::now`), members of a receiver whose type is
+//! declared but not in the repository (`this.data: Map` → `data.get`), and members of
+//! receivers we cannot type (`self._data.get`, `r.URL.Query().Get`). An unknown
+//! single-name receiver (`checker.validate`) yields candidates among the top-level
+//! definitions of the modules the file imports — never an exact/import/name edge. This
+//! trades recall for precision: the live layer (`nav_references`) is authoritative.
+
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
+
+use navmap_extract::ImportTarget;
+use navmap_language::Registry;
+
+use crate::frontend::ModuleResolver;
+use crate::infer;
+use crate::model::{Ix, Model, NO_LINE, Sym, Target, is_function_like, is_type_like, parent_dir};
+use crate::{Confidence, EdgeKind, NodeKind};
+
+/// How many candidates an unresolved reference keeps.
+pub(crate) const MAX_CANDIDATES: usize = 5;
+/// How many re-export hops an import is followed through.
+const MAX_REEXPORT_DEPTH: u8 = 4;
+/// Recursion bound for receiver typing and inheritance.
+const MAX_DEPTH: u8 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NewEdge {
+    pub src: Ix,
+    pub dst: Ix,
+    pub kind: EdgeKind,
+    pub conf: Confidence,
+    pub line: u32,
+}
+
+/// Which edges a pass produces: structure first (imports, exports, extends,
+/// implements), because member lookup through base types needs those edges in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pass {
+    Structure,
+    Uses,
+}
+
+impl Pass {
+    pub fn owns(self, kind: EdgeKind) -> bool {
+        let structural = matches!(
+            kind,
+            EdgeKind::Imports | EdgeKind::Exports | EdgeKind::Extends | EdgeKind::Implements
+        );
+        match self {
+            Pass::Structure => structural,
+            Pass::Uses => !structural && kind != EdgeKind::Contains,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Outcome {
+    Resolved(Ix, Confidence),
+    Candidates(Vec<Ix>),
+    Drop,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Lookup {
+    Found(Ix),
+    Module(Vec<Ix>),
+    External,
+    NotFound,
+}
+
+#[derive(Debug, Clone)]
+enum Binding<'m> {
+    Module(&'m [Ix]),
+    Symbol {
+        files: &'m [Ix],
+        name: Sym,
+        module: &'m str,
+    },
+    External,
+    Unresolved,
+}
+
+/// Converts a resolver answer into file indexes / an external package name.
+pub(crate) fn target_files(model: &Model, t: &ImportTarget) -> Option<Vec<Ix>> {
+    match t {
+        ImportTarget::Files(paths) => Some(
+            paths
+                .iter()
+                .filter_map(|p| model.file_by_path.get(p.as_str()).copied())
+                .filter(|&f| model.f(f).node.is_some())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+pub(crate) struct Resolver<'a> {
+    pub model: &'a Model,
+    pub modres: &'a dyn ModuleResolver,
+    pub registry: &'a Registry,
+}
+
+struct FileCx<'m> {
+    file: Ix,
+    lang: u16,
+    path: &'m str,
+    bindings: HashMap<&'m str, Binding<'m>>,
+    globs: Vec<&'m [Ix]>,
+    reachable: OnceCell<HashSet<Ix>>,
+}
+
+fn fits(kind: EdgeKind, target: NodeKind) -> bool {
+    match kind {
+        EdgeKind::Extends | EdgeKind::Implements => is_type_like(target),
+        EdgeKind::Calls => !matches!(
+            target,
+            NodeKind::File
+                | NodeKind::Module
+                | NodeKind::Interface
+                | NodeKind::Trait
+                | NodeKind::TypeAlias
+        ),
+        _ => !matches!(target, NodeKind::File | NodeKind::Module),
+    }
+}
+
+fn is_self_word(q: &str) -> bool {
+    matches!(q, "self" | "this" | "cls" | "Self")
+}
+
+fn common_prefix_segments(a: &str, b: &str) -> usize {
+    a.split('/')
+        .zip(b.split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// `module` + `name` as a module path, for `from pkg import submodule` and
+/// `use crate::util::{email}`: the separator is the one the module already uses.
+fn join_module(module: &str, name: &str) -> String {
+    if module.ends_with('.') || module.is_empty() {
+        format!("{module}{name}")
+    } else if module.contains("::") {
+        format!("{module}::{name}")
+    } else if module.contains('/') {
+        format!("{module}/{name}")
+    } else {
+        format!("{module}.{name}")
+    }
+}
+
+/// The name a module import binds when it has no alias: the last path segment without
+/// its extension (`./util/token.js` → `token`, `example.com/shop/store` → `store`,
+/// `crate::store` → `store`); dotted modules (`os.path`) are bound by their full text.
+fn default_binding(module: &str) -> Option<&str> {
+    let m = module.trim_end_matches('/');
+    let last = if let Some((_, l)) = m.rsplit_once("::") {
+        l
+    } else if let Some((_, l)) = m.rsplit_once('/') {
+        l.split('.').next().unwrap_or(l)
+    } else {
+        return None;
+    };
+    (!last.is_empty()
+        && last
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+    .then_some(last)
+}
+
+impl<'a> Resolver<'a> {
+    /// The edges of one file for one pass. Pure: reads the model only.
+    pub fn resolve_file(&self, file: Ix, pass: Pass) -> Vec<NewEdge> {
+        let m = self.model;
+        let f = m.f(file);
+        let Some(file_node) = f.node else {
+            return vec![];
+        };
+        let cx = self.file_cx(file);
+        let mut out = Vec::new();
+        if pass == Pass::Structure {
+            self.import_edges(&cx, file_node, &mut out);
+        }
+        for r in &f.refs {
+            if !pass.owns(r.kind) {
+                continue;
+            }
+            let outcome = match r.qualifier.as_deref() {
+                None => self.resolve_bare(&cx, r.from, r.name, r.kind, 0),
+                Some(q) => self.resolve_qualified(&cx, r.from, q, r.name, r.kind, 0),
+            };
+            match outcome {
+                Outcome::Resolved(dst, conf) => out.push(NewEdge {
+                    src: r.from,
+                    dst,
+                    kind: r.kind,
+                    conf,
+                    line: r.line,
+                }),
+                Outcome::Candidates(c) => {
+                    for dst in c {
+                        out.push(NewEdge {
+                            src: r.from,
+                            dst,
+                            kind: r.kind,
+                            conf: Confidence::Candidate,
+                            line: r.line,
+                        });
+                    }
+                }
+                Outcome::Drop => {}
+            }
+        }
+        dedup_edges(&mut out);
+        out
+    }
+
+    fn file_cx(&self, file: Ix) -> FileCx<'a> {
+        let m = self.model;
+        let f = m.f(file);
+        let mut bindings: HashMap<&str, Binding> = HashMap::new();
+        let mut globs = Vec::new();
+        for imp in &f.imports {
+            let as_binding = || match &imp.target {
+                Target::Files(fs) => Binding::Module(fs),
+                Target::External(_) => Binding::External,
+                Target::Unresolved => Binding::Unresolved,
+            };
+            let star = m.names.get("*");
+            if imp.names.is_empty() {
+                bindings.insert(&imp.module, as_binding());
+                if let Some(a) = imp.alias {
+                    bindings.insert(m.names.str(a), as_binding());
+                } else if let Some(b) = default_binding(&imp.module) {
+                    bindings.entry(b).or_insert_with(as_binding);
+                } else if matches!(imp.target, Target::External(_))
+                    && let Some(first) = imp.module.split('.').next()
+                    && !first.is_empty()
+                {
+                    bindings.entry(first).or_insert(Binding::External);
+                }
+                continue;
+            }
+            if let Some(a) = imp.alias {
+                bindings.insert(m.names.str(a), as_binding());
+            }
+            for (n, a) in &imp.names {
+                if Some(*n) == star {
+                    if let Target::Files(fs) = &imp.target {
+                        globs.push(fs.as_slice());
+                    }
+                    continue;
+                }
+                let local = m.names.str(a.unwrap_or(*n));
+                let b = match &imp.target {
+                    Target::Files(fs) => Binding::Symbol {
+                        files: fs,
+                        name: *n,
+                        module: &imp.module,
+                    },
+                    Target::External(_) => Binding::External,
+                    Target::Unresolved => Binding::Unresolved,
+                };
+                bindings.insert(local, b);
+            }
+        }
+        FileCx {
+            file,
+            lang: f.lang,
+            path: &f.path,
+            bindings,
+            globs,
+            reachable: OnceCell::new(),
+        }
+    }
+
+    fn import_edges(&self, cx: &FileCx, file_node: Ix, out: &mut Vec<NewEdge>) {
+        let m = self.model;
+        let star = m.names.get("*");
+        for imp in &m.f(cx.file).imports {
+            let targets: Vec<Ix> = match &imp.target {
+                Target::Files(fs) => fs.iter().filter_map(|&f| m.f(f).node).collect(),
+                Target::External(x) => vec![*x],
+                Target::Unresolved => vec![],
+            };
+            for &t in &targets {
+                out.push(NewEdge {
+                    src: file_node,
+                    dst: t,
+                    kind: EdgeKind::Imports,
+                    conf: Confidence::Exact,
+                    line: imp.line,
+                });
+            }
+            if !imp.reexport {
+                continue;
+            }
+            let mut exported = Vec::new();
+            if imp.names.is_empty() || imp.names.iter().any(|(n, _)| Some(*n) == star) {
+                exported.extend(targets.iter().copied());
+            }
+            if let Target::Files(fs) = &imp.target {
+                for (n, _) in &imp.names {
+                    if Some(*n) == star {
+                        continue;
+                    }
+                    match self.lookup_symbol(cx, fs, *n, &imp.module) {
+                        Lookup::Found(d) => exported.push(d),
+                        Lookup::Module(files) => {
+                            exported.extend(files.iter().filter_map(|&f| m.f(f).node))
+                        }
+                        Lookup::External | Lookup::NotFound => {}
+                    }
+                }
+            }
+            for d in exported {
+                out.push(NewEdge {
+                    src: file_node,
+                    dst: d,
+                    kind: EdgeKind::Exports,
+                    conf: Confidence::Import,
+                    line: imp.line,
+                });
+            }
+        }
+    }
+
+    // ---- lookups ----------------------------------------------------------------------
+
+    /// A top-level definition named `name` in `file`.
+    fn top_level_in(&self, file: Ix, name: Sym) -> Option<Ix> {
+        let m = self.model;
+        let name_str = m.names.str(name);
+        m.defs_named(name)
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let node = m.n(n);
+                node.file == Some(file) && &*node.qname == name_str
+            })
+            .min()
+    }
+
+    /// `name` as exported by `files`, following re-exports.
+    fn lookup_in_files(&self, files: &[Ix], name: Sym, depth: u8) -> Lookup {
+        let m = self.model;
+        for &f in files {
+            if let Some(n) = self.top_level_in(f, name) {
+                return Lookup::Found(n);
+            }
+        }
+        if depth >= MAX_REEXPORT_DEPTH {
+            return Lookup::NotFound;
+        }
+        let star = m.names.get("*");
+        for &f in files {
+            for imp in m.f(f).imports.iter().filter(|i| i.reexport) {
+                if imp.names.is_empty() && imp.alias == Some(name) {
+                    return match &imp.target {
+                        Target::Files(ts) => Lookup::Module(ts.clone()),
+                        Target::External(_) => Lookup::External,
+                        Target::Unresolved => Lookup::NotFound,
+                    };
+                }
+                for (n, a) in &imp.names {
+                    if Some(*n) == star || a.unwrap_or(*n) != name {
+                        continue;
+                    }
+                    return match &imp.target {
+                        Target::Files(ts) => match self.lookup_in_files(ts, *n, depth + 1) {
+                            Lookup::NotFound => self.submodule(f, &imp.module, *n),
+                            other => other,
+                        },
+                        Target::External(_) => Lookup::External,
+                        Target::Unresolved => Lookup::NotFound,
+                    };
+                }
+            }
+        }
+        for &f in files {
+            for imp in m.f(f).imports.iter().filter(|i| i.reexport) {
+                if imp.names.iter().any(|(n, _)| Some(*n) == star)
+                    && let Target::Files(ts) = &imp.target
+                    && let found @ Lookup::Found(_) = self.lookup_in_files(ts, name, depth + 1)
+                {
+                    return found;
+                }
+            }
+        }
+        Lookup::NotFound
+    }
+
+    /// `from pkg import sub` / `use crate::util::{email}` where the name is a module.
+    fn submodule(&self, from_file: Ix, module: &str, name: Sym) -> Lookup {
+        let m = self.model;
+        let f = m.f(from_file);
+        let Some(lang) = self.registry.by_id(m.lang(f.lang)) else {
+            return Lookup::NotFound;
+        };
+        let joined = join_module(module, m.names.str(name));
+        let t = self.modres.resolve(lang, &f.path, &joined);
+        match (&t, target_files(m, &t)) {
+            (_, Some(fs)) if !fs.is_empty() => Lookup::Module(fs),
+            (ImportTarget::External(_), _) => Lookup::External,
+            _ => Lookup::NotFound,
+        }
+    }
+
+    fn lookup_symbol(&self, cx: &FileCx, files: &[Ix], name: Sym, module: &str) -> Lookup {
+        match self.lookup_in_files(files, name, 0) {
+            Lookup::NotFound => self.submodule(cx.file, module, name),
+            other => other,
+        }
+    }
+
+    fn binding_lookup(&self, cx: &FileCx, b: &Binding) -> Lookup {
+        match b {
+            Binding::Module(fs) => Lookup::Module(fs.to_vec()),
+            Binding::Symbol {
+                files,
+                name,
+                module,
+            } => self.lookup_symbol(cx, files, *name, module),
+            Binding::External => Lookup::External,
+            Binding::Unresolved => Lookup::NotFound,
+        }
+    }
+
+    /// Files this file can reach through its imports (for unknown-receiver candidates).
+    fn reachable<'c>(&self, cx: &'c FileCx) -> &'c HashSet<Ix> {
+        cx.reachable.get_or_init(|| {
+            let mut set = HashSet::new();
+            for b in cx.bindings.values() {
+                match self.binding_lookup(cx, b) {
+                    Lookup::Module(fs) => set.extend(fs),
+                    Lookup::Found(n) => set.extend(self.model.n(n).file),
+                    Lookup::External | Lookup::NotFound => {}
+                }
+            }
+            for g in &cx.globs {
+                set.extend(g.iter().copied());
+            }
+            set.remove(&cx.file);
+            set
+        })
+    }
+
+    // ---- members ----------------------------------------------------------------------
+
+    /// The member `name` of type `ty`: declared inside it, declared apart from it
+    /// (`impl T`, Go receivers: qualified `T.name`), or inherited through resolved
+    /// `extends`/`implements` edges.
+    fn member(&self, ty: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Option<Ix> {
+        let m = self.model;
+        let t = m.n(ty);
+        if let Some(&c) = t
+            .children
+            .iter()
+            .find(|&&c| m.n(c).name == name && fits(kind, m.n(c).kind))
+        {
+            return Some(c);
+        }
+        let want = format!("{}.{}", t.qname, m.names.str(name));
+        let tdir = t.file.map(|f| m.f(f).dir()).unwrap_or("");
+        let apart = m
+            .defs_named(name)
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let node = m.n(n);
+                &*node.qname == want.as_str() && node.lang == t.lang && fits(kind, node.kind)
+            })
+            .min_by_key(|&n| {
+                let node = m.n(n);
+                let same_file = node.file == t.file;
+                let same_dir = node.file.map(|f| m.f(f).dir()) == Some(tdir);
+                (!same_file, !same_dir, n)
+            });
+        if apart.is_some() {
+            return apart;
+        }
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        for e in &m.out[ty as usize] {
+            if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                && e.conf != Confidence::Candidate
+                && let Some(found) = self.member(e.other, name, kind, depth + 1)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The type a definition belongs to (for `self`/`this`).
+    fn enclosing_type(&self, from: Ix) -> Option<Ix> {
+        let m = self.model;
+        let mut cur = Some(from);
+        while let Some(c) = cur {
+            let n = m.n(c);
+            if is_type_like(n.kind) {
+                return Some(c);
+            }
+            if n.kind == NodeKind::File {
+                break;
+            }
+            cur = n.parent;
+        }
+        // A method declared apart from its type in another file (Go receivers).
+        let n = m.n(from);
+        let (prefix, _) = n.qname.rsplit_once('.')?;
+        let (_, last) = prefix.rsplit_once('.').unwrap_or(("", prefix));
+        let sym = m.names.get(last)?;
+        let dir = n.file.map(|f| m.f(f).dir());
+        m.defs_named(sym)
+            .iter()
+            .copied()
+            .filter(|&d| {
+                let dn = m.n(d);
+                is_type_like(dn.kind) && &*dn.qname == prefix && dn.lang == n.lang
+            })
+            .min_by_key(|&d| {
+                let dn = m.n(d);
+                (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
+            })
+    }
+
+    // ---- references ---------------------------------------------------------------------
+
+    fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
+        let m = self.model;
+        let name_str = m.names.str(name);
+        // 1. Scope walk: enclosing functions' local definitions, then the top level.
+        let mut cur = Some(from);
+        while let Some(a) = cur {
+            let node = m.n(a);
+            let is_file = node.kind == NodeKind::File;
+            if is_file || is_function_like(node.kind) {
+                let hit = node.children.iter().copied().find(|&c| {
+                    let cn = m.n(c);
+                    cn.name == name && fits(kind, cn.kind) && (!is_file || &*cn.qname == name_str)
+                });
+                if let Some(c) = hit {
+                    return Outcome::Resolved(c, Confidence::Exact);
+                }
+            }
+            if is_file {
+                break;
+            }
+            cur = node.parent;
+        }
+        // 2. Imports.
+        if let Some(b) = cx.bindings.get(name_str) {
+            match self.binding_lookup(cx, b) {
+                Lookup::Found(n) if fits(kind, m.n(n).kind) => {
+                    return Outcome::Resolved(n, Confidence::Import);
+                }
+                Lookup::Found(_) => return Outcome::Drop,
+                Lookup::Module(fs) => {
+                    return match fs.first().and_then(|&f| m.f(f).node) {
+                        Some(fnode) if kind == EdgeKind::References => {
+                            Outcome::Resolved(fnode, Confidence::Import)
+                        }
+                        _ => Outcome::Drop,
+                    };
+                }
+                Lookup::External => return Outcome::Drop,
+                Lookup::NotFound => {}
+            }
+        }
+        for g in &cx.globs {
+            match self.lookup_in_files(g, name, 0) {
+                Lookup::Found(n) if fits(kind, m.n(n).kind) => {
+                    return Outcome::Resolved(n, Confidence::Import);
+                }
+                Lookup::External => return Outcome::Drop,
+                _ => {}
+            }
+        }
+        let _ = depth;
+        // 3./4. The repository by name.
+        self.global(cx, name, kind)
+    }
+
+    fn global(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Outcome {
+        let m = self.model;
+        let name_str = m.names.str(name);
+        let dir = parent_dir(cx.path);
+        let visible: Vec<Ix> = m
+            .defs_named(name)
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let node = m.n(n);
+                node.lang == cx.lang
+                    && node.file != Some(cx.file)
+                    && &*node.qname == name_str
+                    && fits(kind, node.kind)
+                    && (node.exported || node.file.map(|f| m.f(f).dir()) == Some(dir))
+            })
+            .collect();
+        match visible.len() {
+            0 => Outcome::Drop,
+            1 => Outcome::Resolved(visible[0], Confidence::Name),
+            _ => Outcome::Candidates(self.rank_candidates(cx, visible)),
+        }
+    }
+
+    fn rank_candidates(&self, cx: &FileCx, mut c: Vec<Ix>) -> Vec<Ix> {
+        let m = self.model;
+        let dir = parent_dir(cx.path);
+        c.sort_by_cached_key(|&n| {
+            let node = m.n(n);
+            let path = node.file.map(|f| &*m.f(f).path).unwrap_or("");
+            (
+                node.file != Some(cx.file),
+                parent_dir(path) != dir,
+                usize::MAX - common_prefix_segments(path, cx.path),
+                node.id.clone(),
+            )
+        });
+        c.truncate(MAX_CANDIDATES);
+        c
+    }
+
+    fn resolve_qualified(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        q: &str,
+        name: Sym,
+        kind: EdgeKind,
+        depth: u8,
+    ) -> Outcome {
+        if depth > MAX_DEPTH {
+            return Outcome::Drop;
+        }
+        let m = self.model;
+        if is_self_word(q) {
+            return match self
+                .enclosing_type(from)
+                .and_then(|t| self.member(t, name, kind, 0))
+            {
+                Some(d) => Outcome::Resolved(d, Confidence::Exact),
+                None => Outcome::Drop,
+            };
+        }
+        if let Some(b) = cx.bindings.get(q) {
+            let l = self.binding_lookup(cx, b);
+            return self.member_of_lookup(cx, l, Confidence::Import, name, kind, depth);
+        }
+        if q.contains(['(', '[', ' ', '<', '"', '\'']) {
+            return Outcome::Drop;
+        }
+        let segs = infer::segments(q);
+        if segs.iter().any(|s| s.is_empty()) {
+            return Outcome::Drop;
+        }
+        if let Some(first) = cx.bindings.get(segs[0])
+            && matches!(first, Binding::External)
+        {
+            return Outcome::Drop;
+        }
+        if segs.len() == 2 && is_self_word(segs[0]) {
+            // `self.store.refresh()`: the member's declared type.
+            let Some(t) = self.enclosing_type(from) else {
+                return Outcome::Drop;
+            };
+            let Some(sym) = m.names.get(segs[1]) else {
+                return Outcome::Drop;
+            };
+            let Some(p) = self.member(t, sym, EdgeKind::References, 0) else {
+                return Outcome::Drop;
+            };
+            return self.member_of_value(cx, p, Confidence::Exact, name, kind, depth);
+        }
+        if segs.len() == 1 {
+            if let Some(ty) = self.declared_in_scope(from, q) {
+                return match self.resolve_type(cx, from, ty, depth + 1) {
+                    Some((t, conf)) => match self.member(t, name, kind, 0) {
+                        Some(d) => Outcome::Resolved(d, conf),
+                        None => Outcome::Drop,
+                    },
+                    None => Outcome::Drop,
+                };
+            }
+            if let Some(sym) = m.names.get(q) {
+                match self.resolve_bare(cx, from, sym, EdgeKind::References, depth + 1) {
+                    Outcome::Resolved(v, conf) => {
+                        let l = Lookup::Found(v);
+                        return self.member_of_lookup(cx, l, conf, name, kind, depth);
+                    }
+                    Outcome::Candidates(_) | Outcome::Drop => {}
+                }
+            }
+            return self.unknown_receiver(cx, name, kind);
+        }
+        if q.contains("::") {
+            let f = m.f(cx.file);
+            if let Some(lang) = self.registry.by_id(m.lang(f.lang)) {
+                let t = self.modres.resolve(lang, &f.path, q);
+                match (&t, target_files(m, &t)) {
+                    (_, Some(fs)) if !fs.is_empty() => {
+                        let l = Lookup::Module(fs);
+                        return self.member_of_lookup(cx, l, Confidence::Import, name, kind, depth);
+                    }
+                    (ImportTarget::External(_), _) => return Outcome::Drop,
+                    _ => {}
+                }
+            }
+        }
+        // `pkg.Type.method` / `crate::store::Type::new`: the qualifier as a type.
+        if let Some((t, conf)) = self.resolve_type(cx, from, q, depth + 1) {
+            return match self.member(t, name, kind, 0) {
+                Some(d) => Outcome::Resolved(d, conf),
+                None => Outcome::Drop,
+            };
+        }
+        Outcome::Drop
+    }
+
+    /// `name` looked up in what a qualifier resolved to.
+    fn member_of_lookup(
+        &self,
+        cx: &FileCx,
+        l: Lookup,
+        conf: Confidence,
+        name: Sym,
+        kind: EdgeKind,
+        depth: u8,
+    ) -> Outcome {
+        let m = self.model;
+        match l {
+            Lookup::Found(n) => {
+                let node = m.n(n);
+                if is_type_like(node.kind) {
+                    match self.member(n, name, kind, 0) {
+                        Some(d) => Outcome::Resolved(d, conf),
+                        None => Outcome::Drop,
+                    }
+                } else if node.kind == NodeKind::File {
+                    self.member_of_lookup(
+                        cx,
+                        Lookup::Module(vec![node.file.unwrap_or(0)]),
+                        conf,
+                        name,
+                        kind,
+                        depth,
+                    )
+                } else {
+                    self.member_of_value(cx, n, conf, name, kind, depth)
+                }
+            }
+            Lookup::Module(fs) => match self.lookup_in_files(&fs, name, 0) {
+                Lookup::Found(d) if fits(kind, m.n(d).kind) => {
+                    Outcome::Resolved(d, conf.max(Confidence::Import))
+                }
+                _ => Outcome::Drop,
+            },
+            Lookup::External | Lookup::NotFound => Outcome::Drop,
+        }
+    }
+
+    /// A member of a variable/property/constant, typed by its own declaration.
+    fn member_of_value(
+        &self,
+        cx: &FileCx,
+        v: Ix,
+        conf: Confidence,
+        name: Sym,
+        kind: EdgeKind,
+        depth: u8,
+    ) -> Outcome {
+        let m = self.model;
+        let node = m.n(v);
+        if !matches!(
+            node.kind,
+            NodeKind::Variable | NodeKind::Constant | NodeKind::Property
+        ) {
+            return Outcome::Drop;
+        }
+        let Some(sig) = node.signature.as_deref() else {
+            return Outcome::Drop;
+        };
+        let Some(ty) = infer::declared_type(sig, m.names.str(node.name)) else {
+            return Outcome::Drop;
+        };
+        // The type is resolved from the declaring file's point of view.
+        let decl_file = node.file.unwrap_or(cx.file);
+        let decl_cx;
+        let dcx = if decl_file == cx.file {
+            cx
+        } else {
+            decl_cx = self.file_cx(decl_file);
+            &decl_cx
+        };
+        match self.resolve_type(dcx, v, ty, depth + 1) {
+            Some((t, tconf)) => match self.member(t, name, kind, 0) {
+                Some(d) => Outcome::Resolved(d, conf.max(tconf)),
+                None => Outcome::Drop,
+            },
+            None => Outcome::Drop,
+        }
+    }
+
+    /// A declared type for `var` in the signatures of `from` and its enclosing definitions.
+    fn declared_in_scope(&self, from: Ix, var: &str) -> Option<&'a str> {
+        let m = self.model;
+        let mut cur = Some(from);
+        while let Some(c) = cur {
+            let n = m.n(c);
+            if n.kind == NodeKind::File {
+                return None;
+            }
+            if is_function_like(n.kind)
+                && let Some(sig) = n.signature.as_deref()
+                && let Some(t) = infer::declared_type(sig, var)
+            {
+                return Some(t);
+            }
+            cur = n.parent;
+        }
+        None
+    }
+
+    /// Resolves a type path (`SessionStore`, `store.SessionStore`, `crate::a::T`).
+    fn resolve_type(&self, cx: &FileCx, from: Ix, ty: &str, depth: u8) -> Option<(Ix, Confidence)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let (prefix, last) = infer::split_last(ty);
+        let sym = self.model.names.get(last)?;
+        let outcome = if prefix.is_empty() {
+            self.resolve_bare(cx, from, sym, EdgeKind::Extends, depth)
+        } else {
+            self.resolve_qualified(cx, from, prefix, sym, EdgeKind::Extends, depth)
+        };
+        match outcome {
+            Outcome::Resolved(t, c) if is_type_like(self.model.n(t).kind) => Some((t, c)),
+            _ => None,
+        }
+    }
+
+    /// `x.name()` with `x` unknown: candidates among the top-level definitions of the
+    /// modules this file imports. Never exact/import/name.
+    fn unknown_receiver(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Outcome {
+        let m = self.model;
+        let reach = self.reachable(cx);
+        if reach.is_empty() {
+            return Outcome::Drop;
+        }
+        let name_str = m.names.str(name);
+        let c: Vec<Ix> = m
+            .defs_named(name)
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let node = m.n(n);
+                node.file.is_some_and(|f| reach.contains(&f))
+                    && &*node.qname == name_str
+                    && fits(kind, node.kind)
+            })
+            .collect();
+        if c.is_empty() {
+            Outcome::Drop
+        } else {
+            Outcome::Candidates(self.rank_candidates(cx, c))
+        }
+    }
+}
+
+/// One edge per (source, target, kind): the most certain, at the first line.
+pub(crate) fn dedup_edges(edges: &mut Vec<NewEdge>) {
+    edges.sort_by_key(|e| (e.src, e.dst, e.kind, e.conf, e.line));
+    edges.dedup_by(|b, a| a.src == b.src && a.dst == b.dst && a.kind == b.kind);
+    // A reference resolved for sure does not also keep the same target as a candidate.
+    let _ = NO_LINE;
+}

@@ -1,0 +1,989 @@
+//! Unit tests of the whole map on synthetic facts: a tiny line format stands in for
+//! extraction, so build, resolution, incremental rebuilds and queries are tested without
+//! grammars. (Tests on real fixtures with real extraction live in `tests/`.)
+//!
+//! Format, one statement per line:
+//! - `def <kind> <qualified.name> [priv] [sig=<signature text>]`
+//! - `ref <from qualified name or -> <kind> <name> [<qualifier>]`
+//! - `import <module> [<name>[:<alias>],…|-] [as=<alias>] [reexport]`
+//! - `syntax-error` sets `had_errors`.
+//!
+//! Module specifiers `./x` resolve to `x.<ext>` next to the importing file; `/x` to
+//! `x.<ext>` from the root; anything else is external (its first `.`/`/` segment).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use navmap_extract::ImportTarget;
+use navmap_extract::facts::*;
+use navmap_language::{Language, Registry};
+
+use super::*;
+use crate::frontend::{Frontend, ModuleResolver};
+
+struct Toy {
+    ext: String,
+    extracted: AtomicUsize,
+    delay_ms: u64,
+}
+
+fn parse_toy(lang: &str, source: &str) -> FileFacts {
+    let mut f = FileFacts {
+        lang: lang.to_string(),
+        lines: source.lines().count() as u32,
+        ..Default::default()
+    };
+    for (line_no, line) in source.lines().enumerate() {
+        let line_no = line_no as u32;
+        let (head, sig) = match line.split_once(" sig=") {
+            Some((h, s)) => (h, Some(s.to_string())),
+            None => (line, None),
+        };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        match words.as_slice() {
+            ["def", kind, qname, rest @ ..] => {
+                let kind = NodeKind::parse(kind).expect("kind");
+                let name = qname.rsplit('.').next().unwrap().to_string();
+                let parent = qname
+                    .rsplit_once('.')
+                    .and_then(|(p, _)| f.defs.iter().rposition(|d| d.qualified_name == p));
+                f.defs.push(DefFact {
+                    kind,
+                    name,
+                    qualified_name: qname.to_string(),
+                    parent,
+                    start_line: line_no,
+                    end_line: line_no,
+                    name_line: line_no,
+                    name_col: 4,
+                    signature: sig,
+                    doc: None,
+                    exported: !rest.contains(&"priv"),
+                });
+            }
+            ["ref", from, kind, name, rest @ ..] => {
+                let from = (*from != "-").then(|| {
+                    f.defs
+                        .iter()
+                        .rposition(|d| d.qualified_name == *from)
+                        .expect("from")
+                });
+                f.refs.push(RefFact {
+                    from,
+                    kind: EdgeKind::parse(kind).expect("edge kind"),
+                    name: name.to_string(),
+                    qualifier: rest.first().map(|q| q.to_string()),
+                    line: line_no,
+                });
+            }
+            ["import", module, rest @ ..] => {
+                let mut names = vec![];
+                let mut alias = None;
+                let mut reexport = false;
+                for w in rest {
+                    if let Some(a) = w.strip_prefix("as=") {
+                        alias = Some(a.to_string());
+                    } else if *w == "reexport" {
+                        reexport = true;
+                    } else if *w != "-" {
+                        for n in w.split(',') {
+                            let (name, alias) = match n.split_once(':') {
+                                Some((n, a)) => (n, Some(a.to_string())),
+                                None => (n, None),
+                            };
+                            names.push(ImportedName {
+                                name: name.to_string(),
+                                alias,
+                            });
+                        }
+                    }
+                }
+                f.imports.push(ImportFact {
+                    module: module.to_string(),
+                    names,
+                    alias,
+                    reexport,
+                    line: line_no,
+                });
+            }
+            ["syntax-error"] => f.had_errors = true,
+            _ => {}
+        }
+    }
+    f
+}
+
+impl Frontend for Toy {
+    fn extract(&self, lang: &Language, _ext: &str, source: &str) -> FileFacts {
+        self.extracted.fetch_add(1, Ordering::SeqCst);
+        if self.delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
+        }
+        if source.contains("PANIC") {
+            panic!("toy extractor told to panic");
+        }
+        parse_toy(lang.id(), source)
+    }
+
+    fn resolver(
+        &self,
+        _registry: &Registry,
+        files: &BTreeSet<String>,
+        _read: &dyn Fn(&str) -> Option<String>,
+    ) -> Box<dyn ModuleResolver> {
+        Box::new(ToyResolver {
+            files: files.clone(),
+            ext: self.ext.clone(),
+        })
+    }
+}
+
+struct ToyResolver {
+    files: BTreeSet<String>,
+    ext: String,
+}
+
+impl ModuleResolver for ToyResolver {
+    fn resolve(&self, _lang: &Language, from: &str, module: &str) -> ImportTarget {
+        let candidate = if let Some(rel) = module.strip_prefix("./") {
+            let dir = model::parent_dir(from);
+            if dir.is_empty() {
+                format!("{rel}.{}", self.ext)
+            } else {
+                format!("{dir}/{rel}.{}", self.ext)
+            }
+        } else if let Some(abs) = module.strip_prefix('/') {
+            format!("{abs}.{}", self.ext)
+        } else {
+            return ImportTarget::External(module.split(['.', '/']).next().unwrap().to_string());
+        };
+        if self.files.contains(&candidate) {
+            ImportTarget::Files(vec![candidate])
+        } else {
+            ImportTarget::Unresolved
+        }
+    }
+
+    fn config_files(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    map: Map,
+    toy: Arc<Toy>,
+    lang: String,
+    ext: String,
+}
+
+fn registry() -> Arc<Registry> {
+    Arc::new(navmap_grammars::registry())
+}
+
+fn first_lang(reg: &Registry) -> (String, String) {
+    let l = &reg.all()[0];
+    (l.id().to_string(), l.manifest.extensions[0].clone())
+}
+
+impl Fixture {
+    fn new(files: &[(&str, &str)]) -> Fixture {
+        Self::with_delay(files, 0)
+    }
+
+    fn with_delay(files: &[(&str, &str)], delay_ms: u64) -> Fixture {
+        let reg = registry();
+        let (lang, ext) = first_lang(&reg);
+        let dir = tempfile::tempdir().unwrap();
+        let toy = Arc::new(Toy {
+            ext: ext.clone(),
+            extracted: AtomicUsize::new(0),
+            delay_ms,
+        });
+        let fx = Fixture {
+            map: Map::open_with(MapConfig::new(dir.path()), reg, toy.clone())
+                .unwrap()
+                .0,
+            dir,
+            toy,
+            lang,
+            ext,
+        };
+        for (p, c) in files {
+            fx.write(p, c);
+        }
+        fx
+    }
+
+    /// `p` is written with the language's extension appended.
+    fn write(&self, p: &str, content: &str) {
+        let path = self.dir.path().join(format!("{p}.{}", self.ext));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    fn remove(&self, p: &str) {
+        std::fs::remove_file(self.dir.path().join(format!("{p}.{}", self.ext))).unwrap();
+    }
+
+    fn id(&self, file: &str, qname: &str) -> String {
+        format!("{}:{file}.{}#{qname}", self.lang, self.ext)
+    }
+
+    fn file_id(&self, file: &str) -> String {
+        format!("{}:{file}.{}", self.lang, self.ext)
+    }
+
+    fn rebuild(&self) -> RebuildSummary {
+        self.map
+            .rebuild(RebuildOptions::default(), &|_| {})
+            .unwrap()
+    }
+
+    fn reopen(&self) -> (Map, Vec<String>) {
+        Map::open_with(
+            MapConfig::new(self.dir.path()),
+            registry(),
+            self.toy.clone(),
+        )
+        .unwrap()
+    }
+
+    /// (neighbor id, edge, confidence) of the outgoing edges of a node.
+    fn out(&self, id: &str) -> Vec<(String, EdgeKind, Confidence)> {
+        self.edges(id, Direction::Out)
+    }
+
+    fn edges(&self, id: &str, dir: Direction) -> Vec<(String, EdgeKind, Confidence)> {
+        let mut v: Vec<_> = self
+            .map
+            .neighbors(id, dir, None, 1, 200)
+            .unwrap()
+            .neighbors
+            .into_iter()
+            .filter(|n| n.edge != EdgeKind::Contains)
+            .map(|n| (n.node.id, n.edge, n.confidence))
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+/// The shop: a store with get/put/refresh deriving from a base, an API calling it, a
+/// re-export, a name clash, and a call into an external module.
+fn shop() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("base", "def class BaseStore\ndef method BaseStore.keys\n"),
+        (
+            "store",
+            "import ./base BaseStore\nimport time -\n\
+             def class SessionStore\nref SessionStore extends BaseStore\n\
+             def property SessionStore._data sig=_data: Dict\n\
+             def method SessionStore.get\nref SessionStore.get calls get self._data\n\
+             def method SessionStore.put\n\
+             def method SessionStore.refresh\nref SessionStore.refresh calls get self\n\
+             ref SessionStore.refresh calls put self\nref SessionStore.refresh calls time time\n\
+             ref SessionStore.refresh calls keys self\n",
+        ),
+        (
+            "api",
+            "import ./store SessionStore\nimport ./util/email as=email\nimport ./util/token as=token\n\
+             def function handle_refresh sig=def handle_refresh(store: SessionStore, key)\n\
+             ref handle_refresh calls refresh store\nref handle_refresh references SessionStore\n\
+             def function check\nref check calls validate checker\n\
+             def function make\nref make calls SessionStore\nref make calls helper\n",
+        ),
+        ("util/email", "def function validate\n"),
+        ("util/token", "def function validate\n"),
+        ("util/misc", "def function helper\n"),
+        (
+            "index",
+            "import ./store SessionStore reexport\nimport ./api handle_refresh:refresh_handler reexport\n",
+        ),
+        (
+            "app",
+            "import ./index SessionStore,refresh_handler\ndef function main\nref main calls refresh_handler\nref main calls SessionStore\n",
+        ),
+    ]
+}
+
+fn has(
+    edges: &[(String, EdgeKind, Confidence)],
+    id: &str,
+    kind: EdgeKind,
+    conf: Confidence,
+) -> bool {
+    edges
+        .iter()
+        .any(|e| e.0 == id && e.1 == kind && e.2 == conf)
+}
+
+#[test]
+fn builds_and_resolves_with_confidences() {
+    let fx = Fixture::new(&shop());
+    assert!(matches!(
+        fx.map.search("Store", None, 5),
+        Err(MapError::NotBuilt)
+    ));
+    let s = fx.rebuild();
+    assert_eq!(s.files_scanned, 8);
+    assert_eq!(s.files_indexed, 8);
+    assert_eq!(s.generation, 1);
+
+    let refresh = fx.id("store", "SessionStore.refresh");
+    let out = fx.out(&refresh);
+    // self members: exact; inherited member through `extends`: exact.
+    assert!(has(
+        &out,
+        &fx.id("store", "SessionStore.get"),
+        EdgeKind::Calls,
+        Confidence::Exact
+    ));
+    assert!(has(
+        &out,
+        &fx.id("store", "SessionStore.put"),
+        EdgeKind::Calls,
+        Confidence::Exact
+    ));
+    assert!(has(
+        &out,
+        &fx.id("base", "BaseStore.keys"),
+        EdgeKind::Calls,
+        Confidence::Exact
+    ));
+    // `time.time()`: an external module, no edge at all.
+    assert_eq!(out.len(), 3, "{out:?}");
+
+    // `self._data.get` is typed (Dict, unknown): no edge to SessionStore.get.
+    let get_out = fx.out(&fx.id("store", "SessionStore.get"));
+    assert!(get_out.is_empty(), "{get_out:?}");
+
+    // The API caller: typed parameter → the type's member, through the import.
+    let callers = fx.edges(&refresh, Direction::In);
+    assert!(
+        has(
+            &callers,
+            &fx.id("api", "handle_refresh"),
+            EdgeKind::Calls,
+            Confidence::Import
+        ),
+        "{callers:?}"
+    );
+
+    // The clash: candidates, never exact.
+    let check = fx.out(&fx.id("api", "check"));
+    assert!(has(
+        &check,
+        &fx.id("util/email", "validate"),
+        EdgeKind::Calls,
+        Confidence::Candidate
+    ));
+    assert!(has(
+        &check,
+        &fx.id("util/token", "validate"),
+        EdgeKind::Calls,
+        Confidence::Candidate
+    ));
+    assert_eq!(check.len(), 2);
+
+    // The only exported `helper`, not imported: name.
+    let make = fx.out(&fx.id("api", "make"));
+    assert!(
+        has(
+            &make,
+            &fx.id("util/misc", "helper"),
+            EdgeKind::Calls,
+            Confidence::Name
+        ),
+        "{make:?}"
+    );
+    assert!(has(
+        &make,
+        &fx.id("store", "SessionStore"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+
+    // Through a re-export with an alias.
+    let main = fx.out(&fx.id("app", "main"));
+    assert!(
+        has(
+            &main,
+            &fx.id("api", "handle_refresh"),
+            EdgeKind::Calls,
+            Confidence::Import
+        ),
+        "{main:?}"
+    );
+    assert!(has(
+        &main,
+        &fx.id("store", "SessionStore"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+    let index = fx.out(&fx.file_id("index"));
+    assert!(has(
+        &index,
+        &fx.id("store", "SessionStore"),
+        EdgeKind::Exports,
+        Confidence::Import
+    ));
+    assert!(has(
+        &index,
+        &fx.file_id("store"),
+        EdgeKind::Imports,
+        Confidence::Exact
+    ));
+
+    // Imports of an external module land on its node.
+    let ext = format!("{}:ext:time", fx.lang);
+    assert!(has(
+        &fx.out(&fx.file_id("store")),
+        &ext,
+        EdgeKind::Imports,
+        Confidence::Exact
+    ));
+    assert_eq!(fx.map.node(&ext).unwrap().kind, NodeKind::Module);
+
+    // extends
+    let ss = fx.out(&fx.id("store", "SessionStore"));
+    assert!(has(
+        &ss,
+        &fx.id("base", "BaseStore"),
+        EdgeKind::Extends,
+        Confidence::Import
+    ));
+}
+
+#[test]
+fn search_ranks_exact_prefix_and_typos() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let r = fx.map.search("SessionStore", None, 10).unwrap();
+    assert_eq!(r.results[0].node.id, fx.id("store", "SessionStore"));
+    assert_eq!(r.results[0].matched, MatchKind::Exact);
+    let typo = fx.map.search("SesionStore", None, 10).unwrap();
+    assert_eq!(typo.results[0].node.id, fx.id("store", "SessionStore"));
+    assert_eq!(typo.results[0].matched, MatchKind::Fuzzy);
+    let prefix = fx.map.search("Sess", Some(NodeKind::Class), 10).unwrap();
+    assert_eq!(prefix.total, 1);
+    assert_eq!(prefix.results[0].matched, MatchKind::Prefix);
+    let q = fx.map.search("SessionStore.refresh", None, 10).unwrap();
+    assert_eq!(q.results[0].node.id, fx.id("store", "SessionStore.refresh"));
+    let path = fx.map.search("util/", None, 10).unwrap();
+    assert!(path.results.iter().all(|h| h.matched == MatchKind::Path));
+    assert_eq!(path.total, 3);
+    let none = fx.map.search("zzzzqqq", None, 10).unwrap();
+    assert_eq!(none.total, 0);
+    assert!(matches!(
+        fx.map.search("x", None, 10),
+        Err(MapError::BadArgs { .. })
+    ));
+    assert!(matches!(
+        fx.map.search("xy", None, 0),
+        Err(MapError::BadArgs { .. })
+    ));
+}
+
+#[test]
+fn neighbors_path_overview_and_ids() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let api = fx.id("api", "handle_refresh");
+    let store = fx.id("store", "SessionStore");
+    let p = fx.map.path(&api, &store, None, 6).unwrap();
+    assert!(p.found);
+    assert_eq!(p.path.first().unwrap().node.id, api);
+    assert_eq!(p.path.last().unwrap().node.id, store);
+    let direct = fx
+        .map
+        .path(&api, &fx.id("store", "SessionStore.refresh"), None, 6)
+        .unwrap();
+    assert_eq!(direct.path.len(), 2);
+    assert_eq!(
+        direct.path[0].edge_to_next.as_ref().unwrap().kind,
+        EdgeKind::Calls
+    );
+    // Only over resolved edges: the clash is a candidate, so no path.
+    let none = fx
+        .map
+        .path(
+            &fx.id("api", "check"),
+            &fx.id("util/email", "validate"),
+            Some(&[EdgeKind::Calls]),
+            6,
+        )
+        .unwrap();
+    assert!(!none.found);
+
+    // Candidates are listed but not expanded.
+    let n = fx
+        .map
+        .neighbors(
+            &fx.id("api", "check"),
+            Direction::Out,
+            Some(&[EdgeKind::Calls]),
+            3,
+            50,
+        )
+        .unwrap();
+    assert_eq!(n.neighbors.len(), 2);
+    assert!(n.neighbors.iter().all(|x| !x.resolved && x.depth == 1));
+    // Depth 2 reaches the store's members through handle_refresh.
+    let d2 = fx
+        .map
+        .neighbors(&fx.file_id("api"), Direction::Out, None, 2, 200)
+        .unwrap();
+    assert!(
+        d2.neighbors
+            .iter()
+            .any(|x| x.node.id == fx.id("store", "SessionStore.refresh") && x.depth == 2)
+    );
+    let capped = fx
+        .map
+        .neighbors(&fx.file_id("api"), Direction::Out, None, 2, 2)
+        .unwrap();
+    assert_eq!(capped.neighbors.len(), 2);
+    assert!(capped.total > 2);
+
+    assert!(matches!(
+        fx.map.node("nonsense"),
+        Err(MapError::BadNodeId { .. })
+    ));
+    assert!(matches!(
+        fx.map.node(&fx.id("store", "Nope")),
+        Err(MapError::NodeNotFound(_))
+    ));
+    assert!(matches!(
+        fx.map.neighbors(&api, Direction::Both, None, 4, 10),
+        Err(MapError::BadArgs { .. })
+    ));
+
+    let o = fx.map.overview(None, 3).unwrap();
+    assert_eq!(o.files, 8);
+    let in_clusters: usize = o.clusters.iter().map(|c| c.files).sum();
+    assert_eq!(in_clusters, 8);
+    assert!(o.clusters.iter().all(|c| c.hubs.len() <= 3));
+    let focused = fx.map.overview(Some("util"), 5).unwrap();
+    assert_eq!(focused.files, 3);
+    assert!(matches!(
+        fx.map.overview(Some("../x"), 5),
+        Err(MapError::BadArgs { .. })
+    ));
+
+    // Scores are in [0, 1] and the store outranks a leaf.
+    let s = fx
+        .map
+        .node(&fx.id("store", "SessionStore.refresh"))
+        .unwrap();
+    let leaf = fx.map.node(&fx.id("util/misc", "helper")).unwrap();
+    assert!((0.0..=1.0).contains(&s.score) && (0.0..=1.0).contains(&leaf.score));
+    let nodes = fx.map.nodes_in_file(&format!("store.{}", fx.ext)).unwrap();
+    assert_eq!(nodes[0].kind, NodeKind::File);
+    assert_eq!(nodes.len(), 6);
+    assert_eq!(nodes[1].line, Some(3));
+}
+
+#[test]
+fn incremental_edit_reindexes_one_file_and_updates_edges() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let before = fx.toy.extracted.load(Ordering::SeqCst);
+    let noop = fx.rebuild();
+    assert_eq!(noop.files_indexed, 0);
+    assert_eq!(noop.generation, 1, "a no-op rebuild keeps the generation");
+
+    // The API now calls put instead of refresh.
+    fx.write(
+        "api",
+        "import ./store SessionStore\nimport ./util/email as=email\nimport ./util/token as=token\n\
+         def function handle_refresh sig=def handle_refresh(store: SessionStore, key)\n\
+         ref handle_refresh calls put store\nref handle_refresh references SessionStore\n\
+         def function check\nref check calls validate checker\n\
+         def function make\nref make calls SessionStore\nref make calls helper\n",
+    );
+    let s = fx.rebuild();
+    assert_eq!(s.files_indexed, 1, "{s:?}");
+    assert_eq!(s.generation, 2);
+    assert_eq!(fx.toy.extracted.load(Ordering::SeqCst), before + 1);
+    let api = fx.id("api", "handle_refresh");
+    let out = fx.out(&api);
+    assert!(has(
+        &out,
+        &fx.id("store", "SessionStore.put"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+    assert!(
+        !out.iter()
+            .any(|e| e.0 == fx.id("store", "SessionStore.refresh"))
+    );
+    assert!(
+        fx.edges(&fx.id("store", "SessionStore.refresh"), Direction::In)
+            .is_empty()
+    );
+
+    // Touching without changing content re-reads but does not re-index.
+    let content = std::fs::read(fx.dir.path().join(format!("api.{}", fx.ext))).unwrap();
+    std::fs::write(fx.dir.path().join(format!("api.{}", fx.ext)), content).unwrap();
+    let t = fx.rebuild();
+    assert_eq!(t.files_indexed, 0);
+    assert_eq!(t.generation, 2);
+}
+
+#[test]
+fn definitions_changes_reach_other_files() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    // A second exported `helper` turns the unique name into a clash for `make`.
+    fx.write("util/more", "def function helper\n");
+    let s = fx.rebuild();
+    assert_eq!(s.files_indexed, 1);
+    let make = fx.out(&fx.id("api", "make"));
+    assert!(
+        has(
+            &make,
+            &fx.id("util/misc", "helper"),
+            EdgeKind::Calls,
+            Confidence::Candidate
+        ),
+        "{make:?}"
+    );
+    assert!(has(
+        &make,
+        &fx.id("util/more", "helper"),
+        EdgeKind::Calls,
+        Confidence::Candidate
+    ));
+    // Deleting it makes it unique again.
+    fx.remove("util/more");
+    let s = fx.rebuild();
+    assert_eq!(s.files_deleted, 1);
+    assert_eq!(s.files_indexed, 0);
+    let make = fx.out(&fx.id("api", "make"));
+    assert!(has(
+        &make,
+        &fx.id("util/misc", "helper"),
+        EdgeKind::Calls,
+        Confidence::Name
+    ));
+    assert!(matches!(
+        fx.map.node(&fx.id("util/more", "helper")),
+        Err(MapError::NodeNotFound(_))
+    ));
+
+    // Removing refresh from the store drops the API's edge; re-adding restores it.
+    let store_src = shop().into_iter().find(|f| f.0 == "store").unwrap().1;
+    fx.write(
+        "store",
+        &store_src.replace(
+            "def method SessionStore.refresh\n",
+            "def method SessionStore.renamed\n",
+        ),
+    );
+    fx.rebuild();
+    assert!(
+        fx.out(&fx.id("api", "handle_refresh"))
+            .iter()
+            .all(|e| !e.0.ends_with(".refresh"))
+    );
+    fx.write("store", store_src);
+    fx.rebuild();
+    let callers = fx.edges(&fx.id("store", "SessionStore.refresh"), Direction::In);
+    assert!(has(
+        &callers,
+        &fx.id("api", "handle_refresh"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+}
+
+#[test]
+fn rename_is_delete_plus_add_and_imports_follow() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let src = std::fs::read_to_string(fx.dir.path().join(format!("util/misc.{}", fx.ext))).unwrap();
+    fx.remove("util/misc");
+    fx.write("util/tools", &src);
+    let s = fx.rebuild();
+    assert_eq!((s.files_indexed, s.files_deleted), (1, 1));
+    assert!(matches!(
+        fx.map.node(&fx.file_id("util/misc")),
+        Err(MapError::NodeNotFound(_))
+    ));
+    let make = fx.out(&fx.id("api", "make"));
+    assert!(has(
+        &make,
+        &fx.id("util/tools", "helper"),
+        EdgeKind::Calls,
+        Confidence::Name
+    ));
+
+    // An import that could not be resolved starts resolving when its file appears.
+    fx.write(
+        "late",
+        "import ./later Thing\ndef function f\nref f calls Thing\n",
+    );
+    fx.rebuild();
+    assert!(fx.out(&fx.id("late", "f")).is_empty());
+    fx.write("later", "def class Thing\n");
+    fx.rebuild();
+    assert!(has(
+        &fx.out(&fx.id("late", "f")),
+        &fx.id("later", "Thing"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+}
+
+#[test]
+fn broken_binary_oversized_and_panicking_files_never_fail_a_build() {
+    let fx = Fixture::new(&shop());
+    fx.write("broken", "def function half\nsyntax-error\n");
+    fx.write("boom", "PANIC\n");
+    std::fs::write(
+        fx.dir.path().join(format!("bin.{}", fx.ext)),
+        b"def\0function x",
+    )
+    .unwrap();
+    std::fs::write(
+        fx.dir.path().join(format!("latin.{}", fx.ext)),
+        b"def function caf\xe9\n",
+    )
+    .unwrap();
+    std::fs::write(
+        fx.dir.path().join(format!("big.{}", fx.ext)),
+        vec![b'#'; 2 * 1024 * 1024],
+    )
+    .unwrap();
+    // Always-skipped directories and ignored files.
+    fx.write("node_modules/dep", "def function dep\n");
+    fx.write("build/out", "def function out\n");
+    std::fs::write(fx.dir.path().join(".gitignore"), "ignored*\n").unwrap();
+    fx.write("ignored_one", "def function nope\n");
+    let s = fx.rebuild();
+    assert_eq!(s.files_skipped.get(&SkipReason::Binary), Some(&1));
+    assert_eq!(s.files_skipped.get(&SkipReason::InvalidUtf8), Some(&1));
+    assert_eq!(s.files_skipped.get(&SkipReason::TooLarge), Some(&1));
+    assert_eq!(s.files, 10, "{s:?}");
+    let st = fx.map.status().unwrap();
+    assert_eq!(st.files_with_errors, 2);
+    assert!(fx.map.node(&fx.id("broken", "half")).is_ok());
+    assert!(
+        fx.map
+            .search("dep", None, 10)
+            .unwrap()
+            .results
+            .iter()
+            .all(|h| !h.node.id.contains("node_modules"))
+    );
+    assert!(
+        fx.map
+            .nodes_in_file(&format!("ignored_one.{}", fx.ext))
+            .unwrap()
+            .is_empty()
+    );
+
+    // A file that stops parsing keeps what was recovered; one that becomes binary leaves.
+    fx.write("store", "def class SessionStore\nsyntax-error\n");
+    std::fs::write(fx.dir.path().join(format!("base.{}", fx.ext)), b"\0\0").unwrap();
+    let s = fx.rebuild();
+    assert_eq!(s.files_indexed, 1);
+    assert_eq!(s.files_deleted, 1);
+    assert!(fx.map.node(&fx.id("store", "SessionStore")).is_ok());
+    assert!(matches!(
+        fx.map.node(&fx.id("store", "SessionStore.refresh")),
+        Err(MapError::NodeNotFound(_))
+    ));
+    assert_eq!(
+        fx.map.status().unwrap().skipped.get(&SkipReason::Binary),
+        Some(&2)
+    );
+}
+
+#[test]
+fn persists_and_recovers() {
+    let fx = Fixture::new(&shop());
+    let s = fx.rebuild();
+    assert!(fx.dir.path().join(".navmap/.gitignore").exists());
+    let (again, warnings) = fx.reopen();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let st = again.status().unwrap();
+    assert!(st.built);
+    assert_eq!(
+        (
+            st.files as u64,
+            st.symbols as u64,
+            st.edges as u64,
+            st.generation
+        ),
+        (s.files, s.symbols, s.edges, 1)
+    );
+    let callers = again
+        .neighbors(
+            &fx.id("store", "SessionStore.refresh"),
+            Direction::In,
+            None,
+            1,
+            50,
+        )
+        .unwrap();
+    assert!(
+        callers
+            .neighbors
+            .iter()
+            .any(|n| n.node.id == fx.id("api", "handle_refresh"))
+    );
+    // The reopened map rebuilds incrementally: nothing to do.
+    let n = again.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!((n.files_indexed, n.generation), (0, 1));
+    drop(again);
+
+    // An interrupted build: not built until the next rebuild repairs it.
+    {
+        let c = rusqlite::Connection::open(fx.dir.path().join(".navmap/map.db")).unwrap();
+        c.execute("UPDATE meta SET value = '1' WHERE key = 'dirty'", [])
+            .unwrap();
+    }
+    let (m, w) = fx.reopen();
+    assert!(!m.is_built());
+    assert!(w.iter().any(|w| w.contains("interrupted")), "{w:?}");
+    let r = m.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(m.is_built());
+    assert_eq!(r.files_resolved, 8);
+    assert_eq!(r.edges, s.edges);
+    drop(m);
+
+    // Another schema version: recreated with a warning.
+    {
+        let c = rusqlite::Connection::open(fx.dir.path().join(".navmap/map.db")).unwrap();
+        c.execute(
+            "UPDATE meta SET value = '999' WHERE key = 'schema_version'",
+            [],
+        )
+        .unwrap();
+    }
+    let (m, w) = fx.reopen();
+    assert!(w.iter().any(|w| w.contains("schema version")), "{w:?}");
+    assert!(!m.is_built());
+    assert_eq!(
+        m.rebuild(RebuildOptions::default(), &|_| {})
+            .unwrap()
+            .files_indexed,
+        8
+    );
+    drop(m);
+
+    // Garbage instead of a database.
+    std::fs::write(
+        fx.dir.path().join(".navmap/map.db"),
+        b"this is not sqlite at all, not even close",
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(fx.dir.path().join(".navmap/map.db-wal"));
+    let _ = std::fs::remove_file(fx.dir.path().join(".navmap/map.db-shm"));
+    let (m, w) = fx.reopen();
+    assert!(!w.is_empty());
+    assert_eq!(
+        m.rebuild(RebuildOptions::default(), &|_| {}).unwrap().files,
+        8
+    );
+}
+
+#[test]
+fn full_and_scoped_rebuilds() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let full = fx
+        .map
+        .rebuild(
+            RebuildOptions {
+                paths: None,
+                full: true,
+            },
+            &|_| {},
+        )
+        .unwrap();
+    assert_eq!(full.files_indexed, 8);
+    assert_eq!(full.generation, 2);
+    // Scoped: a change outside the scope is not seen; a deletion inside is.
+    fx.write("util/email", "def function validate\ndef function other\n");
+    fx.remove("util/token");
+    let scoped = fx
+        .map
+        .rebuild(
+            RebuildOptions {
+                paths: Some(vec!["util/token.x".replace(".x", &format!(".{}", fx.ext))]),
+                full: false,
+            },
+            &|_| {},
+        )
+        .unwrap();
+    assert_eq!((scoped.files_indexed, scoped.files_deleted), (0, 1));
+    assert!(fx.map.node(&fx.id("util/email", "other")).is_err());
+    let rest = fx.rebuild();
+    assert_eq!(rest.files_indexed, 1);
+    assert!(fx.map.node(&fx.id("util/email", "other")).is_ok());
+    assert!(matches!(
+        fx.map.rebuild(
+            RebuildOptions {
+                paths: Some(vec!["../etc".into()]),
+                full: false
+            },
+            &|_| {}
+        ),
+        Err(MapError::BadArgs { .. })
+    ));
+}
+
+#[test]
+fn stale_flags() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let f = format!("store.{}", fx.ext);
+    assert_eq!(fx.map.mark_stale(&[f.clone(), "nope".into()]).unwrap(), 1);
+    assert!(fx.map.node(&fx.id("store", "SessionStore")).unwrap().stale);
+    assert_eq!(fx.map.status().unwrap().stale_files, vec![f.clone()]);
+    fx.rebuild();
+    assert!(!fx.map.node(&fx.id("store", "SessionStore")).unwrap().stale);
+}
+
+#[test]
+fn rebuild_is_single_flight() {
+    let fx = Fixture::with_delay(&shop(), 60);
+    let map = fx.map.clone();
+    let barrier = Arc::new(std::sync::Barrier::new(2));
+    let b2 = barrier.clone();
+    let t = std::thread::spawn(move || {
+        b2.wait();
+        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap()
+    });
+    barrier.wait();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mine = fx.rebuild();
+    let theirs = t.join().unwrap();
+    assert_eq!(mine, theirs);
+    assert_eq!(mine.generation, 1);
+    assert_eq!(fx.toy.extracted.load(Ordering::SeqCst), 8);
+}
+
+#[test]
+fn progress_is_reported() {
+    let fx = Fixture::new(&shop());
+    let phases = std::sync::Mutex::new(Vec::new());
+    fx.map
+        .rebuild(RebuildOptions::default(), &|p| {
+            phases.lock().unwrap().push(p.phase)
+        })
+        .unwrap();
+    let phases = phases.into_inner().unwrap();
+    for p in [
+        Phase::Scanning,
+        Phase::Indexing,
+        Phase::Resolving,
+        Phase::Ranking,
+    ] {
+        assert!(phases.contains(&p), "{p:?} missing from {phases:?}");
+    }
+}

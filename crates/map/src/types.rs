@@ -1,0 +1,308 @@
+//! Plain values the map hands out. The server turns them into envelopes.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::{Confidence, EdgeKind, NodeKind};
+
+/// Where the map lives and what it indexes.
+#[derive(Debug, Clone)]
+pub struct MapConfig {
+    /// The repository root. Nothing outside it is read.
+    pub root: PathBuf,
+    /// The database file; default `<root>/.navmap/map.db`.
+    pub db_path: Option<PathBuf>,
+    /// Files larger than this are skipped and counted (default 1 MiB).
+    pub max_file_bytes: u64,
+}
+
+impl MapConfig {
+    pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        MapConfig {
+            root: root.into(),
+            db_path: None,
+            max_file_bytes: Self::DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
+/// Why a file of a known language was left out of the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SkipReason {
+    /// Holds a NUL byte.
+    Binary,
+    /// Larger than `max_file_bytes`.
+    TooLarge,
+    /// Not valid UTF-8.
+    InvalidUtf8,
+}
+
+impl SkipReason {
+    pub const ALL: [SkipReason; 3] = [
+        SkipReason::Binary,
+        SkipReason::TooLarge,
+        SkipReason::InvalidUtf8,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Binary => "binary",
+            SkipReason::TooLarge => "too_large",
+            SkipReason::InvalidUtf8 => "invalid_utf8",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SkipReason> {
+        SkipReason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// Arguments of [`crate::Map::rebuild`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RebuildOptions {
+    /// Root-relative files or directories to look at; `None` = the whole root. Files under
+    /// these paths that are gone from disk leave the map.
+    pub paths: Option<Vec<String>>,
+    /// Re-read and re-index every file in scope, ignoring size/mtime/hash.
+    pub full: bool,
+}
+
+/// What a rebuild did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RebuildSummary {
+    /// Files of a known language seen on disk (in scope).
+    pub files_scanned: u64,
+    /// Files (re-)extracted because they were new or their content hash changed.
+    pub files_indexed: u64,
+    /// Files that left the map (deleted, renamed away, or now skipped).
+    pub files_deleted: u64,
+    /// Files whose edges were re-resolved (the indexed ones plus those their names affect).
+    pub files_resolved: u64,
+    /// Files currently skipped, by reason (the whole map, not only this rebuild).
+    pub files_skipped: BTreeMap<SkipReason, u64>,
+    /// Files currently in the map.
+    pub files: u64,
+    /// Symbols (definitions) in the map.
+    pub symbols: u64,
+    /// Stored edges (every kind but `contains`).
+    pub edges: u64,
+    pub duration_ms: u64,
+    /// The map generation after the build (unchanged when nothing changed).
+    pub generation: u64,
+}
+
+/// A phase of a rebuild, for progress reporting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Scanning,
+    Indexing,
+    Resolving,
+    Ranking,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Scanning => "scanning",
+            Phase::Indexing => "indexing",
+            Phase::Resolving => "resolving",
+            Phase::Ranking => "ranking",
+        }
+    }
+}
+
+/// A progress report: `done` of `total` units of `phase`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub phase: Phase,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// The view of one node (contract §3). `line` is 1-based (the line of the name).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeView {
+    pub id: String,
+    pub kind: NodeKind,
+    pub name: String,
+    /// Root-relative; `None` for external modules.
+    pub file: Option<String>,
+    /// 1-based line of the name; `None` for external modules.
+    pub line: Option<u32>,
+    /// Last line of the definition, 1-based.
+    pub end_line: Option<u32>,
+    /// 1-based column of the name in UTF-16 code units.
+    pub col: Option<u32>,
+    pub qualified_name: String,
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+    pub exported: bool,
+    /// Hub score in [0, 1].
+    pub score: f64,
+    pub cluster: Option<u32>,
+    /// The file changed on disk since it was indexed.
+    pub stale: bool,
+}
+
+/// Which way to follow edges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    In,
+    Out,
+    Both,
+}
+
+impl Direction {
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s {
+            "in" => Some(Direction::In),
+            "out" => Some(Direction::Out),
+            "both" => Some(Direction::Both),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::Both => "both",
+        }
+    }
+}
+
+/// One neighbor: the node, and the edge that reached it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Neighbor {
+    pub node: NodeView,
+    pub edge: EdgeKind,
+    /// `Out`: the edge goes from `via` to this node; `In`: from this node to `via`.
+    pub direction: Direction,
+    /// 1 for direct neighbors of the start node.
+    pub depth: u32,
+    /// The node this one was reached from (the start node at depth 1).
+    pub via: String,
+    /// False for candidate edges (unresolved; not expanded further).
+    pub resolved: bool,
+    pub confidence: Confidence,
+    /// 1-based line of the use that produced the edge (in the source node's file).
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NeighborsResult {
+    pub node: NodeView,
+    /// Best-first: by depth, then hub score.
+    pub neighbors: Vec<Neighbor>,
+    /// How many distinct neighbors were found before `max_nodes` cut the list.
+    pub total: usize,
+}
+
+/// How a search hit matched, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchKind {
+    Exact,
+    Prefix,
+    Substring,
+    QualifiedName,
+    Path,
+    Fuzzy,
+}
+
+impl MatchKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Exact => "exact",
+            MatchKind::Prefix => "prefix",
+            MatchKind::Substring => "substring",
+            MatchKind::QualifiedName => "qualified_name",
+            MatchKind::Path => "path",
+            MatchKind::Fuzzy => "fuzzy",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    pub node: NodeView,
+    pub matched: MatchKind,
+    /// The ranking score (match tier weighted by hub score); higher is better.
+    pub rank: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResults {
+    /// Best first, at most `limit`.
+    pub results: Vec<SearchHit>,
+    /// Every match, before `limit`.
+    pub total: usize,
+}
+
+/// One step of a path: the node and the edge to the next step (`None` on the last).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathStep {
+    pub node: NodeView,
+    pub edge_to_next: Option<PathEdge>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathEdge {
+    pub kind: EdgeKind,
+    /// `Out`: this step → the next along the edge; `In`: walked backwards (only `contains`:
+    /// a member up to its container).
+    pub direction: Direction,
+    pub confidence: Confidence,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathResult {
+    pub found: bool,
+    pub path: Vec<PathStep>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterView {
+    pub id: u32,
+    /// The most common directory of the cluster's files (`.` for the root).
+    pub label: String,
+    /// Files of the cluster (within `focus`, when given).
+    pub files: usize,
+    /// The best-scored symbols of the cluster (within `focus`).
+    pub hubs: Vec<NodeView>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overview {
+    /// Unix seconds of the last build that changed the map.
+    pub built_at: Option<u64>,
+    pub files: usize,
+    pub symbols: usize,
+    pub stale_files: Vec<String>,
+    /// Language id → files.
+    pub languages: BTreeMap<String, usize>,
+    /// Largest first.
+    pub clusters: Vec<ClusterView>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    pub built: bool,
+    pub building: bool,
+    pub built_at: Option<u64>,
+    pub generation: u64,
+    pub root: PathBuf,
+    pub db_path: PathBuf,
+    pub files: usize,
+    pub symbols: usize,
+    pub edges: usize,
+    /// Stored edges by confidence.
+    pub edges_by_confidence: BTreeMap<Confidence, usize>,
+    pub stale_files: Vec<String>,
+    pub skipped: BTreeMap<SkipReason, usize>,
+    /// Language id → files.
+    pub languages: BTreeMap<String, usize>,
+    /// Files whose parse had syntax errors (indexed with what tree-sitter recovered).
+    pub files_with_errors: usize,
+}
