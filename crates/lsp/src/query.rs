@@ -1,0 +1,234 @@
+//! One request, from a caller's point of view: start the server if needed, sync the
+//! document, wait for readiness, ask, and judge the answer.
+//!
+//! The readiness rule: the query waits until the server is ready (no `$/progress` active,
+//! not non-quiescent, quiet for the settle time) for up to two thirds of its deadline,
+//! then asks anyway. An answer counts as complete only when the server was ready before
+//! and after, with no work begun in between (`busy_epoch`). A non-empty answer otherwise is
+//! returned flagged incomplete; an empty one is never "no results": the query waits for
+//! readiness and asks again, and at the deadline fails with `NotReady`.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::client::{
+    CONTENT_MODIFIED, Client, REQUEST_CANCELLED, Readiness, RequestError, SERVER_CANCELLED,
+};
+use crate::error::{LspError, Result};
+use crate::pool::{LspPool, STDERR_TAIL, Slot};
+
+/// Which deadline applies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Deadline {
+    Normal,
+    Long,
+}
+
+/// A capability the request needs, checked once the server is up.
+pub(crate) type Capability = (&'static str, fn(&lsp_types::ServerCapabilities) -> bool);
+
+pub(crate) struct Request<'a> {
+    pub method: &'static str,
+    pub params: Value,
+    /// The document to sync first (position queries).
+    pub file: Option<&'a Path>,
+    pub deadline: Deadline,
+    pub capability: Option<Capability>,
+    /// Open some document of the server's languages first (workspace queries).
+    pub needs_project: bool,
+}
+
+pub(crate) struct Raw {
+    pub value: Value,
+    pub complete: bool,
+    pub warnings: Vec<String>,
+}
+
+/// An answer that says nothing: `null`, `[]`, or a hover without contents.
+pub(crate) fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.get("contents").is_some_and(|c| match c {
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(m) => m.get("value").and_then(Value::as_str) == Some(""),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
+/// Waits until the client is ready or `until`; returns whether it is ready.
+async fn wait_ready(client: &Client, until: tokio::time::Instant, settle: Duration) -> bool {
+    let mut rx = client.subscribe();
+    loop {
+        let readiness = rx.borrow_and_update().readiness(Instant::now(), settle);
+        let pause = match readiness {
+            Readiness::Ready => return true,
+            Readiness::Dead => return false,
+            Readiness::Settling(left) => left,
+            // Progress ends are notified; the poll is a safety net.
+            _ => Duration::from_millis(250),
+        };
+        let wake = (tokio::time::Instant::now() + pause).min(until);
+        if tokio::time::Instant::now() >= until {
+            return false;
+        }
+        tokio::select! {
+            _ = rx.changed() => {}
+            _ = tokio::time::sleep_until(wake) => {}
+        }
+    }
+}
+
+fn detail(client: &Client, settle: Duration) -> String {
+    match client.health().readiness(Instant::now(), settle) {
+        Readiness::Indexing(what) => format!("indexing ({what})"),
+        Readiness::Starting => "starting".into(),
+        Readiness::Settling(_) => "settling".into(),
+        Readiness::Dead => "restarting".into(),
+        Readiness::Ready => "not ready".into(),
+    }
+}
+
+impl LspPool {
+    pub(crate) async fn run(&self, slot: &Arc<Slot>, req: Request<'_>) -> Result<Raw> {
+        let config = &self.inner.config;
+        let total = match req.deadline {
+            Deadline::Normal => config.deadline,
+            Deadline::Long => config.long_deadline,
+        };
+        let started = Instant::now();
+        let deadline = tokio::time::Instant::now() + total;
+        // Leave a third of the deadline for the request itself.
+        let ready_by = tokio::time::Instant::now() + total * 2 / 3;
+        let settle = config.settle;
+        let mut crash_retried = false;
+        slot.touch();
+        let result = loop {
+            let client = self.ensure(slot, deadline, started).await?;
+            if let Some((name, has)) = req.capability {
+                let caps = client.capabilities().unwrap_or_default();
+                if !has(&caps) {
+                    return Err(LspError::NoCapability { capability: name });
+                }
+            }
+            if let Some(file) = req.file {
+                self.sync_document(slot, &client, file)?;
+            }
+            self.sync_open_documents(slot, &client, req.file);
+            if req.file.is_none() && req.needs_project {
+                self.open_any_document(slot, &client);
+            }
+            // Settling (no work reported, but recently active) is good enough to trust a
+            // non-empty answer; an empty one is held to `Ready` below.
+            let ready_before = wait_ready(&client, ready_by, settle).await
+                || matches!(
+                    client.health().readiness(Instant::now(), settle),
+                    Readiness::Settling(_)
+                );
+            let epoch = client.health().busy_epoch;
+            match client
+                .request(req.method, Some(req.params.clone()), deadline)
+                .await
+            {
+                Ok(value) => {
+                    let empty = is_empty(&value);
+                    let now = client.health().readiness(Instant::now(), settle);
+                    // A non-empty answer is trusted unless work is under way; an empty one
+                    // only from a server that is fully ready (not even settling after a
+                    // `workDoneProgress/create` whose `begin` may still be in flight).
+                    let clean = ready_before
+                        && client.health().busy_epoch == epoch
+                        && if empty {
+                            now == Readiness::Ready
+                        } else {
+                            !matches!(now, Readiness::Indexing(_) | Readiness::Starting)
+                        };
+                    if clean {
+                        break Raw {
+                            value,
+                            complete: true,
+                            warnings: Vec::new(),
+                        };
+                    }
+                    if !empty {
+                        break Raw {
+                            value,
+                            complete: false,
+                            warnings: vec![format!(
+                                "the language server was still {} when it answered: results may be incomplete",
+                                detail(&client, settle)
+                            )],
+                        };
+                    }
+                    // Empty from a busy server: not an answer. Wait and ask again.
+                    if !wait_ready(&client, deadline, settle).await {
+                        return Err(LspError::NotReady {
+                            detail: detail(&client, settle),
+                            waited: started.elapsed(),
+                        });
+                    }
+                }
+                Err(RequestError::Rpc { code, message }) => {
+                    let transient = matches!(
+                        code,
+                        CONTENT_MODIFIED | SERVER_CANCELLED | REQUEST_CANCELLED
+                    );
+                    if transient
+                        && tokio::time::Instant::now() + Duration::from_millis(100) < deadline
+                    {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                    return Err(LspError::Server { code, message });
+                }
+                Err(RequestError::Timeout) => {
+                    return Err(LspError::Timeout {
+                        method: req.method.to_string(),
+                        after: total,
+                    });
+                }
+                Err(RequestError::Died) => {
+                    // One transparent retry on a fresh server, if time allows.
+                    if !crash_retried && tokio::time::Instant::now() < deadline {
+                        crash_retried = true;
+                        continue;
+                    }
+                    return Err(LspError::Failed {
+                        reason: format!(
+                            "the server died during {} ({})",
+                            req.method,
+                            client.health().exit.unwrap_or_else(|| "exited".into())
+                        ),
+                        stderr_tail: client.stderr_tail(STDERR_TAIL),
+                    });
+                }
+            }
+        };
+        slot.touch();
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_answers() {
+        assert!(is_empty(&json!(null)));
+        assert!(is_empty(&json!([])));
+        assert!(is_empty(&json!({"contents": ""})));
+        assert!(is_empty(
+            &json!({"contents": {"kind": "markdown", "value": ""}})
+        ));
+        assert!(!is_empty(&json!({"contents": "int"})));
+        assert!(!is_empty(&json!([{"uri": "file:///a"}])));
+    }
+}

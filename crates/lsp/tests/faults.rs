@@ -1,0 +1,402 @@
+//! Fault tests: the pool against `tests/fake-lsp`, a real LSP server that crashes, hangs,
+//! floods stderr, reports progress or writes garbage on request.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use navmap_lsp::{LspConfig, LspError, LspPool, Position, ServerState};
+
+/// A project of one language (`py`, served by the fake) in a temp dir, plus a state dir
+/// the fake writes its log into.
+struct Setup {
+    dir: tempfile::TempDir,
+    state: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        std::fs::create_dir(&state).unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::write(
+            root.join("a.py"),
+            "fn alpha\nfn beta\n  alpha() # café 🚀 alpha\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("b.py"), "fn gamma\nalpha\n").unwrap();
+        Setup { dir, state }
+    }
+
+    fn root(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn config(&self, fake_env: &[(&str, &str)]) -> LspConfig {
+        let mut env = vec![(
+            "FAKE_LSP_STATE".to_string(),
+            self.state.display().to_string(),
+        )];
+        env.extend(fake_env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let mut config = LspConfig {
+            env,
+            deadline: Duration::from_secs(5),
+            long_deadline: Duration::from_secs(5),
+            settle: Duration::from_millis(100),
+            backoff_base: Duration::from_millis(10),
+            backoff_max: Duration::from_millis(100),
+            ..LspConfig::default()
+        };
+        config
+            .commands
+            .insert("py".into(), vec![common::fake_lsp().display().to_string()]);
+        config
+    }
+
+    fn pool(&self, fake_env: &[(&str, &str)]) -> LspPool {
+        common::pool(&self.root(), self.config(fake_env))
+    }
+
+    fn log(&self, name: &str) -> Vec<String> {
+        std::fs::read_to_string(self.state.join(name))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn count(&self, name: &str, prefix: &str) -> usize {
+        self.log(name)
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .count()
+    }
+}
+
+fn a() -> &'static Path {
+    Path::new("a.py")
+}
+
+/// `alpha` on line 3 (0-based 2) is defined on line 1: the fake's "first occurrence".
+async fn assert_correct_definition(pool: &LspPool) {
+    let defs = pool.definition(a(), Position::new(2, 3)).await.unwrap();
+    assert!(defs.complete, "{:?}", defs.warnings);
+    assert_eq!(defs.value.len(), 1);
+    assert_eq!(defs.value[0].range.start, Position::new(0, 3));
+    assert!(defs.value[0].path.ends_with("repo/a.py"));
+}
+
+fn status(pool: &LspPool) -> navmap_lsp::ServerStatus {
+    pool.status()
+        .into_iter()
+        .find(|s| s.language == "py")
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_through_garbage_on_stdout() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_GARBAGE", "1")]);
+    assert_correct_definition(&pool).await;
+    // UTF-16 columns: the second `alpha` on line 3 sits after "é" (1 unit) and "🚀" (2
+    // units): column 20 (19 characters, 23 bytes).
+    let refs = pool
+        .references(a(), Position::new(0, 3), true)
+        .await
+        .unwrap();
+    let mut on_line_2: Vec<u32> = refs
+        .value
+        .iter()
+        .filter(|l| l.range.start.line == 2 && l.path.ends_with("a.py"))
+        .map(|l| l.range.start.character)
+        .collect();
+    on_line_2.sort();
+    assert_eq!(on_line_2, vec![2, 20]);
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_mid_request_restarts_and_answers_correctly() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_CRASH_TIMES", "1")]);
+    // The first server dies on the request; a second one answers it.
+    assert_correct_definition(&pool).await;
+    assert_eq!(s.count("crashes", "crash"), 1);
+    assert_eq!(s.count("log", "start"), 2);
+    // The restarted server was given the open document again.
+    assert_eq!(s.count("log", "didOpen"), 2);
+    assert_correct_definition(&pool).await;
+    assert_eq!(s.count("log", "start"), 2);
+    let st = status(&pool);
+    assert!(
+        matches!(st.state, ServerState::Ready | ServerState::Indexing),
+        "{st:?}"
+    );
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_crashes_mark_the_server_failed_with_its_stderr() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_CRASH_TIMES", "1000")]);
+    let mut last = None;
+    for _ in 0..6 {
+        match pool.definition(a(), Position::new(2, 3)).await {
+            Err(e @ LspError::Failed { .. }) => last = Some(e),
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+    let Some(LspError::Failed {
+        reason,
+        stderr_tail,
+    }) = last
+    else {
+        unreachable!()
+    };
+    assert!(reason.contains("crashed 5 times"), "{reason}");
+    assert!(
+        stderr_tail
+            .iter()
+            .any(|l| l.contains("crashing on purpose")),
+        "{stderr_tail:?}"
+    );
+    // Failed for the session: no sixth process was started.
+    assert_eq!(s.count("log", "start"), 5);
+    let st = status(&pool);
+    assert_eq!(st.state, ServerState::Failed);
+    assert!(st.detail.unwrap().contains("crashed 5 times"));
+    assert!(!st.stderr_tail.is_empty() && st.stderr_tail.len() <= 20);
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hang_times_out_within_the_deadline_and_is_cancelled() {
+    let s = Setup::new();
+    let mut config = s.config(&[("FAKE_LSP_HANG", "1")]);
+    config.deadline = Duration::from_secs(2);
+    let pool = common::pool(&s.root(), config);
+    let t0 = Instant::now();
+    let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
+    let took = t0.elapsed();
+    assert!(matches!(err, LspError::Timeout { .. }), "{err:?}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    // The fake saw the $/cancelRequest (tower-lsp dropped the handler).
+    let mut cancelled = Vec::new();
+    for _ in 0..50 {
+        cancelled = s.log("cancelled");
+        if !cancelled.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(cancelled, vec!["textDocument/definition"]);
+    // The server itself is fine: other requests still work.
+    let hover = pool.hover(a(), Position::new(0, 3)).await.unwrap();
+    assert_eq!(hover.value.unwrap().contents, "`alpha`");
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_capabilities_are_reported_not_guessed() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_NO_CALL_HIERARCHY", "1")]);
+    let err = pool
+        .prepare_call_hierarchy(a(), Position::new(0, 3))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LspError::NoCapability {
+                capability: "callHierarchy"
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(!pool.supports_call_hierarchy(a()).await.unwrap());
+    let err = pool
+        .implementation(a(), Position::new(0, 3))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LspError::NoCapability { .. }), "{err:?}");
+    // With the capability, the call hierarchy is asked for.
+    let s2 = Setup::new();
+    let pool2 = s2.pool(&[]);
+    assert!(pool2.supports_call_hierarchy(a()).await.unwrap());
+    let items = pool2
+        .prepare_call_hierarchy(a(), Position::new(0, 3))
+        .await
+        .unwrap();
+    assert_eq!(items.value[0].name, "alpha");
+    assert!(
+        pool2
+            .incoming_calls(&items.value[0])
+            .await
+            .unwrap()
+            .value
+            .is_empty()
+    );
+    pool.shutdown_all().await;
+    pool2.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_reporting_progress_is_waited_for_not_believed() {
+    let s = Setup::new();
+    let mut config = s.config(&[("FAKE_LSP_PROGRESS_MS", "3000")]);
+    config.settle = LspConfig::default().settle;
+    let pool = common::pool(&s.root(), config);
+    // While indexing the fake answers []: the pool must wait, then return the real answer.
+    assert_correct_definition(&pool).await;
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_still_indexing_at_the_deadline_is_not_ready() {
+    let s = Setup::new();
+    let mut config = s.config(&[("FAKE_LSP_PROGRESS_MS", "20000")]);
+    config.deadline = Duration::from_secs(2);
+    let pool = common::pool(&s.root(), config);
+    let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
+    match err {
+        LspError::NotReady { detail, .. } => assert!(detail.contains("Indexing"), "{detail}"),
+        other => panic!("expected NotReady, got {other:?}"),
+    }
+    let st = status(&pool);
+    assert_eq!(st.state, ServerState::Indexing);
+    assert_eq!(st.detail.as_deref(), Some("Indexing"));
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_binary_is_unavailable_with_the_install_hint_and_reprobed_later() {
+    let s = Setup::new();
+    let bin = s.dir.path().join("bin/not-yet-installed");
+    let mut config = s.config(&[]);
+    config
+        .commands
+        .insert("py".into(), vec![bin.display().to_string()]);
+    config.unavailable_retry = Duration::from_millis(600);
+    let pool = common::pool(&s.root(), config);
+    let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
+    match &err {
+        LspError::Unavailable { install_hint, .. } => {
+            let manifest = navmap_grammars::registry();
+            let hint = &manifest
+                .by_id("py")
+                .unwrap()
+                .manifest
+                .lsp
+                .as_ref()
+                .unwrap()
+                .install_hint;
+            assert_eq!(install_hint, hint);
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    assert_eq!(status(&pool).state, ServerState::Unavailable);
+    // Installed now, but not looked for again until the retry interval has passed.
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(common::fake_lsp(), &bin).unwrap();
+    assert!(matches!(
+        pool.definition(a(), Position::new(2, 3)).await,
+        Err(LspError::Unavailable { .. })
+    ));
+    assert_eq!(s.count("log", "start"), 0);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_correct_definition(&pool).await;
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_process_survives_shutdown_or_drop() {
+    let s = Setup::new();
+    let pool = s.pool(&[]);
+    assert_correct_definition(&pool).await;
+    let pid = status(&pool).pid.unwrap();
+    assert!(!common::live_group_members(pid).is_empty());
+    pool.shutdown_all().await;
+    assert!(common::group_gone(pid, Duration::from_secs(5)).await);
+    assert_eq!(s.count("log", "shutdown"), 1);
+    assert_eq!(status(&pool).state, ServerState::Unspawned);
+    assert!(matches!(
+        pool.definition(a(), Position::new(2, 3)).await,
+        Err(LspError::Failed { .. })
+    ));
+
+    // Dropped without shutdown_all: the handle's drop kills the group.
+    let s2 = Setup::new();
+    let pool2 = s2.pool(&[("FAKE_LSP_HANG", "1")]);
+    pool2.hover(a(), Position::new(0, 3)).await.unwrap();
+    let pid2 = status(&pool2).pid.unwrap();
+    drop(pool2);
+    assert!(common::group_gone(pid2, Duration::from_secs(5)).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_server_is_stopped_and_restarted_on_demand() {
+    let s = Setup::new();
+    let mut config = s.config(&[]);
+    config.idle_timeout = Some(Duration::from_millis(300));
+    let pool = common::pool(&s.root(), config);
+    assert_correct_definition(&pool).await;
+    let pid = status(&pool).pid.unwrap();
+    let mut stopped = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if status(&pool).state == ServerState::Unspawned {
+            stopped = true;
+            break;
+        }
+    }
+    assert!(stopped, "{:?}", status(&pool));
+    assert!(status(&pool).detail.unwrap().contains("idle"));
+    assert!(common::group_gone(pid, Duration::from_secs(5)).await);
+    assert_correct_definition(&pool).await;
+    assert_ne!(status(&pool).pid.unwrap(), pid);
+    assert_eq!(s.count("log", "start"), 2);
+    pool.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_are_synced_only_on_change_and_capped() {
+    let s = Setup::new();
+    let mut config = s.config(&[]);
+    config.max_open_documents = 1;
+    let pool = common::pool(&s.root(), config);
+    assert_correct_definition(&pool).await;
+    assert_correct_definition(&pool).await;
+    assert_eq!(s.count("log", "didOpen"), 1);
+    assert_eq!(s.count("log", "didChange"), 0);
+    // An edit on disk reaches the server before the next answer.
+    std::fs::write(s.root().join("a.py"), "\nfn alpha\nfn beta\n  alpha()\n").unwrap();
+    let defs = pool.definition(a(), Position::new(3, 3)).await.unwrap();
+    assert_eq!(defs.value[0].range.start, Position::new(1, 3));
+    assert_eq!(s.count("log", "didChange"), 1);
+    // A second document evicts the first (cap 1).
+    let outline = pool.document_symbols(Path::new("b.py")).await.unwrap();
+    let names: Vec<&str> = outline.value.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["gamma"]);
+    assert_eq!(s.count("log", "didClose"), 1);
+    assert!(
+        s.log("log")
+            .iter()
+            .any(|l| l.starts_with("didClose") && l.ends_with("a.py"))
+    );
+    // A file that does not exist is an I/O error, not a hang.
+    let err = pool
+        .definition(Path::new("gone.py"), Position::new(0, 0))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LspError::Io { .. }), "{err:?}");
+    // A file of no configured language.
+    let err = pool
+        .definition(Path::new("notes.txt"), Position::new(0, 0))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LspError::NoServer { .. }), "{err:?}");
+    pool.shutdown_all().await;
+}

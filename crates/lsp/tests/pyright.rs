@@ -1,0 +1,159 @@
+//! navmap-lsp against a real pyright on `fixtures/py` (known answers: fixtures/README.md).
+
+mod common;
+
+use std::time::Duration;
+
+use navmap_lsp::{Position, ServerState, SymbolKind};
+
+fn rel(root: &std::path::Path, p: &std::path::Path) -> String {
+    let root = root.canonicalize().unwrap();
+    p.strip_prefix(&root)
+        .map(|r| r.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| p.display().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pyright_answers_the_fixture_questions() {
+    if !common::require("pyright-langserver", true) {
+        return;
+    }
+    let dir = common::fixture("py");
+    let root = dir.path();
+    let pool = common::pool(root, common::config());
+    let api = std::path::Path::new("shop/api.py");
+    let store = std::path::Path::new("shop/store.py");
+
+    // Definition across files: `store.refresh(key)` in api.py line 15, col 33 (1-based).
+    let defs = pool.definition(api, Position::new(14, 32)).await.unwrap();
+    assert!(defs.complete, "{:?}", defs.warnings);
+    assert_eq!(defs.value.len(), 1, "{:?}", defs.value);
+    assert_eq!(rel(root, &defs.value[0].path), "shop/store.py");
+    assert_eq!(defs.value[0].range.start, Position::new(26, 8));
+
+    // References of refresh include the caller in the API module.
+    let refs = pool
+        .references(store, Position::new(26, 8), false)
+        .await
+        .unwrap();
+    let found: Vec<(String, u32)> = refs
+        .value
+        .iter()
+        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .collect();
+    assert!(found.contains(&("shop/api.py".into(), 14)), "{found:?}");
+    assert!(
+        !found.contains(&("shop/store.py".into(), 26)),
+        "declaration excluded: {found:?}"
+    );
+    let with_decl = pool
+        .references(store, Position::new(26, 8), true)
+        .await
+        .unwrap();
+    assert_eq!(with_decl.value.len(), refs.value.len() + 1);
+
+    // Hover: the resolved signature.
+    let hover = pool.hover(api, Position::new(14, 32)).await.unwrap();
+    let text = hover.value.expect("hover text").contents;
+    assert!(text.contains("refresh") && text.contains("bool"), "{text}");
+    // Whitespace has no hover.
+    let blank = pool.hover(api, Position::new(13, 0)).await.unwrap();
+    assert!(blank.value.is_none(), "{blank:?}");
+
+    // Outline: hierarchical.
+    let syms = pool.document_symbols(store).await.unwrap();
+    let class = syms
+        .value
+        .iter()
+        .find(|s| s.name == "SessionStore")
+        .expect("SessionStore in the outline");
+    assert_eq!(class.kind, SymbolKind::CLASS);
+    let methods: Vec<&str> = class.children.iter().map(|c| c.name.as_str()).collect();
+    for m in ["get", "put", "refresh"] {
+        assert!(methods.contains(&m), "{methods:?}");
+    }
+
+    // Workspace symbols.
+    let ws = pool.workspace_symbols("py", "SessionStore").await.unwrap();
+    assert!(
+        ws.value
+            .iter()
+            .any(|s| s.name == "SessionStore" && rel(root, &s.path) == "shop/store.py"),
+        "{:?}",
+        ws.value
+    );
+
+    // Call hierarchy both ways.
+    let items = pool
+        .prepare_call_hierarchy(store, Position::new(26, 8))
+        .await
+        .unwrap();
+    assert_eq!(items.value.len(), 1);
+    assert_eq!(items.value[0].name, "refresh");
+    let incoming = pool.incoming_calls(&items.value[0]).await.unwrap();
+    let callers: Vec<(String, String)> = incoming
+        .value
+        .iter()
+        .map(|c| (c.item.name.clone(), rel(root, &c.item.path)))
+        .collect();
+    assert!(
+        callers.contains(&("handle_refresh".into(), "shop/api.py".into())),
+        "{callers:?}"
+    );
+    let outgoing = pool.outgoing_calls(&items.value[0]).await.unwrap();
+    let callees: Vec<&str> = outgoing
+        .value
+        .iter()
+        .map(|c| c.item.name.as_str())
+        .collect();
+    assert!(
+        callees.contains(&"get") && callees.contains(&"put"),
+        "{callees:?}"
+    );
+
+    // A disk edit is visible in the next answer without a restart: insert two lines at
+    // the top of store.py, definition moves by two.
+    let pid_before = pool
+        .status()
+        .iter()
+        .find(|s| s.language == "py")
+        .unwrap()
+        .pid;
+    let path = root.join("shop/store.py");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("# one\n# two\n{text}")).unwrap();
+    let defs = pool.definition(api, Position::new(14, 32)).await.unwrap();
+    assert_eq!(defs.value[0].range.start, Position::new(28, 8));
+    let status = pool.status();
+    let py = status.iter().find(|s| s.language == "py").unwrap();
+    assert_eq!(py.pid, pid_before);
+    assert!(
+        matches!(py.state, ServerState::Ready | ServerState::Indexing),
+        "{py:?}"
+    );
+    assert!(py.uptime.is_some());
+
+    // A file the server has not opened, created on disk: reported through
+    // notify_files_changed (the watcher's job), its call shows up in the references.
+    std::fs::write(
+        root.join("shop/extra.py"),
+        "from .store import SessionStore\n\n\ndef go(s: SessionStore) -> bool:\n    return s.refresh(\"k\")\n",
+    )
+    .unwrap();
+    pool.notify_files_changed(&["shop/extra.py".into()]);
+    let refs = pool
+        .references(store, Position::new(28, 8), false)
+        .await
+        .unwrap();
+    let found: Vec<(String, u32)> = refs
+        .value
+        .iter()
+        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .collect();
+    assert!(found.contains(&("shop/extra.py".into(), 4)), "{found:?}");
+
+    // Shutdown leaves no process behind.
+    let pid = py.pid.unwrap();
+    pool.shutdown_all().await;
+    assert!(common::group_gone(pid, Duration::from_secs(5)).await);
+}

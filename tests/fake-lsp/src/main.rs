@@ -1,0 +1,389 @@
+//! A small language server that misbehaves on request, for navmap's fault tests.
+//!
+//! It is a real LSP server (tower-lsp) with a toy notion of code: the *definition* of the
+//! word under the cursor is its first whole-word occurrence in the document, its
+//! *references* are all occurrences in the open documents, the *outline* lists lines of
+//! the form `fn NAME` as flat `SymbolInformation`. Behaviour is chosen by environment:
+//!
+//! | variable | effect |
+//! |---|---|
+//! | `FAKE_LSP_STATE` | a directory for counters and logs (`log`: methods received, `cancelled`: cancelled requests, `crashes`) |
+//! | `FAKE_LSP_CRASH_TIMES=N` | exit(1) on a definition request while fewer than N crashes were recorded |
+//! | `FAKE_LSP_HANG=1` | definition never answers (a cancelled one is recorded) |
+//! | `FAKE_LSP_NO_CALL_HIERARCHY=1` | no `callHierarchyProvider` |
+//! | `FAKE_LSP_STDERR_BYTES=N` | write N bytes of log lines to stderr at startup |
+//! | `FAKE_LSP_PROGRESS_MS=N` | report `$/progress` for N ms after `initialized`; answer `[]` meanwhile |
+//! | `FAKE_LSP_GARBAGE=1` | print non-protocol lines to stdout before serving and while initializing |
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::RwLock;
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types::*;
+use tower_lsp::{Client, LanguageServer, LspService, Server};
+
+fn env_flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+fn env_num(name: &str) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn state_file(name: &str) -> Option<PathBuf> {
+    std::env::var_os("FAKE_LSP_STATE").map(|d| PathBuf::from(d).join(name))
+}
+
+fn append(name: &str, line: &str) {
+    if let Some(path) = state_file(name)
+        && let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+fn count(name: &str) -> usize {
+    state_file(name)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+/// Records a request future dropped before it finished: tower-lsp drops it on
+/// `$/cancelRequest`.
+struct CancelGuard {
+    method: &'static str,
+    done: bool,
+}
+
+impl Drop for CancelGuard {
+    fn drop(&mut self) {
+        if !self.done {
+            append("cancelled", self.method);
+        }
+    }
+}
+
+struct Backend {
+    client: Client,
+    docs: RwLock<HashMap<Url, String>>,
+    busy: Arc<AtomicBool>,
+}
+
+fn word_at(text: &str, pos: Position) -> Option<String> {
+    let line = text.lines().nth(pos.line as usize)?;
+    let units: Vec<u16> = line.encode_utf16().collect();
+    let is_word =
+        |u: u16| char::from_u32(u as u32).is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut start = (pos.character as usize).min(units.len());
+    let mut end = start;
+    while start > 0 && is_word(units[start - 1]) {
+        start -= 1;
+    }
+    while end < units.len() && is_word(units[end]) {
+        end += 1;
+    }
+    (end > start).then(|| String::from_utf16_lossy(&units[start..end]))
+}
+
+fn occurrences(text: &str, word: &str) -> Vec<Range> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let units: Vec<u16> = line.encode_utf16().collect();
+        let w: Vec<u16> = word.encode_utf16().collect();
+        let is_word =
+            |u: u16| char::from_u32(u as u32).is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let mut i = 0;
+        while i + w.len() <= units.len() {
+            if units[i..i + w.len()] == w[..]
+                && (i == 0 || !is_word(units[i - 1]))
+                && (i + w.len() == units.len() || !is_word(units[i + w.len()]))
+            {
+                out.push(Range::new(
+                    Position::new(n as u32, i as u32),
+                    Position::new(n as u32, (i + w.len()) as u32),
+                ));
+                i += w.len();
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+impl Backend {
+    async fn word(&self, doc: &TextDocumentPositionParams) -> Option<(String, String)> {
+        let docs = self.docs.read().await;
+        let text = docs.get(&doc.text_document.uri)?;
+        Some((word_at(text, doc.position)?, text.clone()))
+    }
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Backend {
+    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+        append("log", "initialize");
+        if env_flag("FAKE_LSP_GARBAGE") {
+            // Nothing else is being written while the client awaits this answer.
+            let mut out = std::io::stdout();
+            let _ = out.write_all(b"fake-lsp: loading plugins...\n\nWARNING something odd\n");
+            let _ = out.flush();
+        }
+        let call_hierarchy = (!env_flag("FAKE_LSP_NO_CALL_HIERARCHY"))
+            .then_some(CallHierarchyServerCapability::Simple(true));
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                text_document_sync: Some(TextDocumentSyncCapability::Kind(
+                    TextDocumentSyncKind::FULL,
+                )),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                call_hierarchy_provider: call_hierarchy,
+                ..ServerCapabilities::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "fake-lsp".into(),
+                version: None,
+            }),
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        append("log", "initialized");
+        let ms = env_num("FAKE_LSP_PROGRESS_MS");
+        if ms > 0 {
+            self.busy.store(true, Ordering::SeqCst);
+            let client = self.client.clone();
+            let busy = self.busy.clone();
+            tokio::spawn(async move {
+                let token = NumberOrString::String("fake-indexing".into());
+                let _ = client
+                    .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+                        token: token.clone(),
+                    })
+                    .await;
+                client
+                    .send_notification::<notification::Progress>(ProgressParams {
+                        token: token.clone(),
+                        value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(
+                            WorkDoneProgressBegin {
+                                title: "Indexing".into(),
+                                ..Default::default()
+                            },
+                        )),
+                    })
+                    .await;
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                busy.store(false, Ordering::SeqCst);
+                client
+                    .send_notification::<notification::Progress>(ProgressParams {
+                        token,
+                        value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(
+                            WorkDoneProgressEnd { message: None },
+                        )),
+                    })
+                    .await;
+            });
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        append("log", "shutdown");
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        append("log", &format!("didOpen {}", params.text_document.uri));
+        self.docs
+            .write()
+            .await
+            .insert(params.text_document.uri, params.text_document.text);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        append("log", &format!("didChange {}", params.text_document.uri));
+        if let Some(change) = params.content_changes.into_iter().last() {
+            self.docs
+                .write()
+                .await
+                .insert(params.text_document.uri, change.text);
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        append("log", &format!("didClose {}", params.text_document.uri));
+        self.docs.write().await.remove(&params.text_document.uri);
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        append("log", "definition");
+        let crash_times = env_num("FAKE_LSP_CRASH_TIMES") as usize;
+        if crash_times > 0 && count("crashes") < crash_times {
+            append("crashes", "crash");
+            eprintln!("fake-lsp: crashing on purpose during a definition request");
+            std::process::exit(1);
+        }
+        let mut guard = CancelGuard {
+            method: "textDocument/definition",
+            done: false,
+        };
+        if env_flag("FAKE_LSP_HANG") {
+            std::future::pending::<()>().await;
+        }
+        if self.busy.load(Ordering::SeqCst) {
+            // Like rust-analyzer before its workspace is loaded.
+            guard.done = true;
+            return Ok(Some(GotoDefinitionResponse::Array(Vec::new())));
+        }
+        let pos = &params.text_document_position_params;
+        let answer = self.word(pos).await.and_then(|(word, text)| {
+            let first = occurrences(&text, &word).into_iter().next()?;
+            Some(GotoDefinitionResponse::Scalar(Location::new(
+                pos.text_document.uri.clone(),
+                first,
+            )))
+        });
+        guard.done = true;
+        Ok(answer)
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let Some((word, _)) = self.word(&params.text_document_position).await else {
+            return Ok(None);
+        };
+        let docs = self.docs.read().await;
+        let mut out = Vec::new();
+        for (uri, text) in docs.iter() {
+            for r in occurrences(text, &word) {
+                out.push(Location::new(uri.clone(), r));
+            }
+        }
+        Ok(Some(out))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        Ok(self
+            .word(&params.text_document_position_params)
+            .await
+            .map(|(word, _)| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: format!("`{word}`"),
+                }),
+                range: None,
+            }))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let docs = self.docs.read().await;
+        let Some(text) = docs.get(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        #[allow(deprecated)]
+        let flat = text
+            .lines()
+            .enumerate()
+            .filter_map(|(n, line)| {
+                let name = line.trim_start().strip_prefix("fn ")?;
+                let name: String = name
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                Some(SymbolInformation {
+                    name,
+                    kind: SymbolKind::FUNCTION,
+                    tags: None,
+                    deprecated: None,
+                    location: Location::new(
+                        params.text_document.uri.clone(),
+                        Range::new(
+                            Position::new(n as u32, 0),
+                            Position::new(n as u32, line.encode_utf16().count() as u32),
+                        ),
+                    ),
+                    container_name: None,
+                })
+            })
+            .collect();
+        Ok(Some(DocumentSymbolResponse::Flat(flat)))
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        params: CallHierarchyPrepareParams,
+    ) -> Result<Option<Vec<CallHierarchyItem>>> {
+        let pos = &params.text_document_position_params;
+        let Some((word, _)) = self.word(pos).await else {
+            return Ok(None);
+        };
+        let range = Range::new(pos.position, pos.position);
+        Ok(Some(vec![CallHierarchyItem {
+            name: word,
+            kind: SymbolKind::FUNCTION,
+            tags: None,
+            detail: None,
+            uri: pos.text_document.uri.clone(),
+            range,
+            selection_range: range,
+            data: None,
+        }]))
+    }
+
+    async fn incoming_calls(
+        &self,
+        _: CallHierarchyIncomingCallsParams,
+    ) -> Result<Option<Vec<CallHierarchyIncomingCall>>> {
+        Ok(Some(Vec::new()))
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    append("log", "start");
+    let stderr_bytes = env_num("FAKE_LSP_STDERR_BYTES");
+    if stderr_bytes > 0 {
+        let line = format!("{}\n", "fake-lsp log line ".repeat(6));
+        let mut err = std::io::stderr().lock();
+        let mut written = 0u64;
+        while written < stderr_bytes {
+            if err.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+            written += line.len() as u64;
+        }
+        let _ = writeln!(err, "fake-lsp: last stderr line");
+    }
+    if env_flag("FAKE_LSP_GARBAGE") {
+        let mut out = std::io::stdout();
+        let _ = out.write_all(b"fake-lsp 0.0 starting (this is not a protocol frame)\n");
+        let _ = out.flush();
+    }
+    let (service, socket) = LspService::new(|client| Backend {
+        client,
+        docs: RwLock::new(HashMap::new()),
+        busy: Arc::new(AtomicBool::new(false)),
+    });
+    Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        .serve(service)
+        .await;
+}
