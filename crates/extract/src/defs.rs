@@ -3,10 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::{Node, Query};
+use tree_sitter::Node;
 
 use crate::facts::{DefFact, NodeKind};
-use crate::matches::{Match, run};
+use crate::matches::Match;
 use crate::text::{first_doc_line, node_text, one_line, signature, utf16_col};
 
 /// The definitions of a file plus what reference extraction needs to know about them.
@@ -80,14 +80,13 @@ struct DocMatch<'t> {
     docs: Vec<Node<'t>>,
 }
 
-pub fn extract(query: &Query, root: Node, source: &str) -> Defs {
-    let matches = run(query, root, source);
+pub fn extract(matches: &[Match], source: &str) -> Defs {
     let mut raws: HashMap<usize, Raw> = HashMap::new();
     let mut exported_nodes = HashSet::new();
     let mut exported_names = HashSet::new();
     let mut unexported_nodes = HashSet::new();
     let mut docs = Vec::new();
-    for m in &matches {
+    for m in matches {
         exported_nodes.extend(m.all("exported").map(|n| n.id()));
         unexported_nodes.extend(m.all("unexported").map(|n| n.id()));
         exported_names.extend(m.all("exported.name").map(|n| node_text(&n, source)));
@@ -288,7 +287,12 @@ fn last_row(node: &Node) -> usize {
 /// A whitespace-collapsed excerpt for qualifiers: a call chain broken over lines reads as
 /// it would on one line (`a.b().c`, not `a.b() .c`).
 pub fn excerpt(node: &Node, source: &str) -> String {
-    let text = one_line(node_text(node, source))
+    let raw = node_text(node, source);
+    // Most qualifiers (`self`, `store`, `a.b`) are short and on one line: no rewriting.
+    if raw.len() <= crate::text::CAP && !raw.bytes().any(|b| b.is_ascii_whitespace()) {
+        return raw.to_string();
+    }
+    let text = one_line(raw)
         .replace(" .", ".")
         .replace(" ?.", "?.")
         .replace(" ::", "::");

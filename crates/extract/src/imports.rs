@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Query};
 
 use crate::facts::{ImportFact, ImportedName};
-use crate::matches::{property, run};
+use crate::matches::{Match, property};
 use crate::text::{node_text, unquote};
 
 struct Entry<'t> {
@@ -24,12 +24,12 @@ struct Entry<'t> {
     reexport: bool,
 }
 
-pub fn extract(query: &Query, root: Node, source: &str, separator: &str) -> Vec<ImportFact> {
+pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) -> Vec<ImportFact> {
     let mut statements: Vec<Node> = Vec::new();
     let mut reexports: HashSet<usize> = HashSet::new();
     let mut prefixes: Vec<Node> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
-    for m in run(query, root, source) {
+    for m in matches {
         let statement = m.get("import");
         statements.extend(statement);
         let reexport = m.get("import.reexport");

@@ -3,9 +3,26 @@
 //! (a module specifier → the repository files it names, or an external package).
 //!
 //! Pure and per file: no database, no I/O but what the caller hands in, safe to run in
-//! parallel. Never fails: a file that does not parse yields what tree-sitter recovered,
-//! with `had_errors` set. Must not name a language: everything language-specific comes
-//! from `navmap-language` (queries and manifest rules in `grammars/<id>/`).
+//! parallel (compiled queries are cached per process, parsers per thread). Never fails: a
+//! file that does not parse yields what tree-sitter recovered, with `had_errors` set.
+//! **Names no language**: everything language-specific comes from `navmap-language` — the
+//! queries `grammars/<id>/{defs,refs,imports}.scm` and the manifest's `[imports]` rules. The
+//! capture names the engine understands and the import-rule vocabulary are documented in
+//! `grammars/README.md`; `tests/no_language_names.rs` keeps every core crate honest.
+//!
+//! Does not touch: node IDs, SQLite, edge resolution (the map crate turns names into edges).
+//!
+//! ```
+//! let registry = navmap_grammars::registry();
+//! let py = registry.by_id("py").unwrap();
+//! let facts = navmap_extract::extract_path(py, "shop/store.py", "class S:\n    def get(self):\n        return self._d.get(1)\n");
+//! assert_eq!(facts.defs[1].qualified_name, "S.get");
+//! assert_eq!(facts.refs[0].qualifier.as_deref(), Some("self._d"));
+//! ```
+//!
+//! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
+//! `imports` (the three fact kinds), `text` (UTF-16 columns, signatures, doc lines),
+//! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
 
@@ -52,17 +69,23 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     };
     let root = tree.root_node();
     out.had_errors = root.has_error();
-    let defs = match &compiled.defs {
-        Some(query) => defs::extract(query, root, source),
-        None => defs::Defs::default(),
+    let Some(query) = &compiled.query else {
+        return out;
     };
-    if let Some(query) = &compiled.refs {
-        out.refs = refs::extract(query, root, source, &defs);
+    // One walk over the tree for all three query files; matches go to their section.
+    let mut sections: [Vec<matches::Match>; 3] = Default::default();
+    for m in matches::run(query, root, source) {
+        match compiled.section(m.pattern) {
+            Some(compiled::Section::Defs) => sections[0].push(m),
+            Some(compiled::Section::Refs) => sections[1].push(m),
+            Some(compiled::Section::Imports) => sections[2].push(m),
+            None => {}
+        }
     }
-    if let Some(query) = &compiled.imports {
-        let separator = rules_str(lang, "separator").unwrap_or(".");
-        out.imports = imports::extract(query, root, source, separator);
-    }
+    let defs = defs::extract(&sections[0], source);
+    out.refs = refs::extract(&sections[1], source, &defs);
+    let separator = rules_str(lang, "separator").unwrap_or(".");
+    out.imports = imports::extract(query, &sections[2], source, separator);
     out.defs = defs.facts;
     out
 }

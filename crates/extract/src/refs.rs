@@ -3,11 +3,9 @@
 
 use std::collections::HashMap;
 
-use tree_sitter::{Node, Query};
-
 use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
-use crate::matches::run;
+use crate::matches::Match;
 use crate::text::node_text;
 
 struct Raw {
@@ -42,9 +40,9 @@ fn rank(raw: &Raw) -> (u8, bool, usize) {
     (kind, raw.qualifier.is_none(), raw.pattern)
 }
 
-pub fn extract(query: &Query, root: Node, source: &str, defs: &Defs) -> Vec<RefFact> {
+pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
     let mut by_name: HashMap<usize, Raw> = HashMap::new();
-    for m in run(query, root, source) {
+    for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
             continue;
         };
