@@ -39,6 +39,8 @@ const RACY_NS: i64 = 2_000_000_000;
 #[derive(Default)]
 pub(crate) struct BuilderState {
     pub resolver: Option<Box<dyn ModuleResolver>>,
+    /// Config files the resolver was built with (or will be).
+    pub configs: BTreeSet<String>,
 }
 
 /// A file to read, with what the map knew about it.
@@ -113,7 +115,7 @@ fn read_one(
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return update(hash, Content::Skipped(SkipReason::InvalidUtf8));
     };
-    let facts = extract_guarded(frontend, &s.lang, &s.ext, text, &s.path);
+    let facts = extract_guarded(frontend, &s.lang, text, &s.path);
     update(hash, Content::Facts(Box::new(facts)))
 }
 
@@ -121,11 +123,10 @@ fn read_one(
 fn extract_guarded(
     frontend: &dyn crate::frontend::Frontend,
     lang: &Language,
-    ext: &str,
     text: &str,
     path: &str,
 ) -> FileFacts {
-    match std::panic::catch_unwind(AssertUnwindSafe(|| frontend.extract(lang, ext, text))) {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| frontend.extract(lang, path, text))) {
         Ok(f) => f,
         Err(_) => {
             tracing::warn!(
@@ -157,8 +158,25 @@ impl Inner {
             done: 0,
             total: 0,
         });
-        let seen = walk::walk(&self.root, &self.registry, &scope);
+        let walked = walk::walk(&self.root, &self.registry, &scope, &|p| {
+            self.frontend.is_config_file(p)
+        });
+        let seen = walked.files;
         let files_scanned = seen.len() as u64;
+        // Config files: re-hashed when in scope, kept as they were outside it.
+        let config: BTreeMap<String, String> = {
+            let st = self.state.read().map_err(MapError::internal)?;
+            let mut c: BTreeMap<String, String> = st
+                .meta
+                .config
+                .iter()
+                .filter(|(p, _)| !scope.contains(p))
+                .map(|(p, h)| (p.clone(), h.clone()))
+                .collect();
+            c.extend(self.config_hashes(&walked.configs));
+            c
+        };
+        builder.configs = config.keys().cloned().collect();
 
         let (fresh, dirty) = {
             let st = self.state.read().map_err(MapError::internal)?;
@@ -170,11 +188,12 @@ impl Inner {
             ..Default::default()
         };
         if fresh {
-            self.fresh_build(&mut builder, seen, progress, &mut summary)?;
+            self.fresh_build(&mut builder, seen, config, progress, &mut summary)?;
         } else {
             self.incremental(
                 &mut builder,
                 seen,
+                config,
                 &scope,
                 opts.full,
                 dirty,
@@ -257,10 +276,12 @@ impl Inner {
         &self,
         builder: &mut BuilderState,
         seen: Vec<Seen>,
+        config: BTreeMap<String, String>,
         progress: &dyn Fn(Progress),
         summary: &mut RebuildSummary,
     ) -> Result<()> {
         let mut model = Model::default();
+        builder.resolver = None;
         let previous_generation = self
             .state
             .read()
@@ -310,6 +331,7 @@ impl Inner {
         let all: HashSet<Ix> = model.indexed_file_ixs().collect();
         let mut meta = Meta {
             generation: previous_generation + 1,
+            config,
             ..Default::default()
         };
         let resolved = self.finish(
@@ -349,6 +371,7 @@ impl Inner {
         &self,
         builder: &mut BuilderState,
         seen: Vec<Seen>,
+        config: BTreeMap<String, String>,
         scope: &Scope,
         full: bool,
         dirty: bool,
@@ -411,7 +434,7 @@ impl Inner {
                 Outcome::Unreadable => {}
             }
         }
-        let config_changed = self.config_changed(builder, &st.meta);
+        let config_changed = config != st.meta.config;
         if ch.is_empty() && !dirty && !config_changed {
             if !ch.files_touched.is_empty() {
                 let tx = db.transaction()?;
@@ -425,9 +448,10 @@ impl Inner {
         if config_changed {
             builder.resolver = None;
         }
-        let all = (dirty || config_changed).then(|| st.model.indexed_file_ixs().collect());
+        let all = dirty.then(|| st.model.indexed_file_ixs().collect());
         let mut meta = st.meta.clone();
         meta.generation += 1;
+        meta.config = config;
         let resolved = self.finish(
             builder,
             &mut db,
@@ -479,14 +503,6 @@ impl Inner {
             .collect()
     }
 
-    fn config_changed(&self, builder: &BuilderState, meta: &Meta) -> bool {
-        let files: Vec<String> = match &builder.resolver {
-            Some(r) => r.config_files(),
-            None => meta.config.keys().cloned().collect(),
-        };
-        !meta.config.is_empty() && self.config_hashes(&files) != meta.config
-    }
-
     /// Import targets, resolution and persistence for a set of applied changes.
     /// `all`: re-resolve these files regardless of what changed (fresh builds, repairs).
     #[allow(clippy::too_many_arguments)]
@@ -503,15 +519,15 @@ impl Inner {
         // The module resolver knows the file set: rebuilt when it changes.
         let rebuilt = builder.resolver.is_none() || ch.file_set_changed;
         if rebuilt {
-            let files: BTreeSet<String> = model
+            let mut files: BTreeSet<String> = model
                 .indexed_file_ixs()
                 .map(|f| model.f(f).path.to_string())
                 .collect();
+            files.extend(builder.configs.iter().cloned());
             let read = |p: &str| self.read_config(p);
             builder.resolver = Some(self.frontend.resolver(&self.registry, &files, &read));
         }
         let modres = builder.resolver.as_deref().expect("resolver");
-        meta.config = self.config_hashes(&modres.config_files());
 
         let mut affected: HashSet<Ix> = match &all {
             Some(a) => a.clone(),

@@ -8,26 +8,48 @@ use navmap_extract::{ImportResolver, ImportTarget};
 use navmap_language::{Language, Registry};
 
 pub(crate) trait Frontend: Send + Sync {
-    fn extract(&self, lang: &Language, ext: &str, source: &str) -> FileFacts;
+    /// `path` is root-relative; it picks the grammar and the manifest's file-name rules.
+    fn extract(&self, lang: &Language, path: &str, source: &str) -> FileFacts;
     fn resolver(
         &self,
         registry: &Registry,
         files: &BTreeSet<String>,
         read_file: &dyn Fn(&str) -> Option<String>,
     ) -> Box<dyn ModuleResolver>;
+    /// A file (by name) that configures import resolution.
+    fn is_config_file(&self, path: &str) -> bool;
 }
 
 pub(crate) trait ModuleResolver: Send + Sync {
     fn resolve(&self, lang: &Language, from_file: &str, module: &str) -> ImportTarget;
-    fn config_files(&self) -> Vec<String>;
+    /// `name` imported from `module` when the name is itself a module; `Unresolved` when
+    /// it is a symbol.
+    fn resolve_member(
+        &self,
+        lang: &Language,
+        from_file: &str,
+        module: &str,
+        name: &str,
+    ) -> ImportTarget;
 }
 
 /// Extraction by `navmap-extract`.
-pub(crate) struct Extract;
+pub(crate) struct Extract {
+    /// A resolver over no files: answers `is_config_file` from the manifests' rules.
+    probe: ImportResolver,
+}
+
+impl Extract {
+    pub fn new(registry: &Registry) -> Extract {
+        Extract {
+            probe: ImportResolver::new(registry, &BTreeSet::new(), &|_| None),
+        }
+    }
+}
 
 impl Frontend for Extract {
-    fn extract(&self, lang: &Language, ext: &str, source: &str) -> FileFacts {
-        navmap_extract::extract(lang, ext, source)
+    fn extract(&self, lang: &Language, path: &str, source: &str) -> FileFacts {
+        navmap_extract::extract_path(lang, path, source)
     }
 
     fn resolver(
@@ -38,6 +60,10 @@ impl Frontend for Extract {
     ) -> Box<dyn ModuleResolver> {
         Box::new(ImportResolver::new(registry, files, read_file))
     }
+
+    fn is_config_file(&self, path: &str) -> bool {
+        self.probe.is_config_file(path)
+    }
 }
 
 impl ModuleResolver for ImportResolver {
@@ -45,7 +71,13 @@ impl ModuleResolver for ImportResolver {
         ImportResolver::resolve(self, lang, from_file, module)
     }
 
-    fn config_files(&self) -> Vec<String> {
-        ImportResolver::config_files(self)
+    fn resolve_member(
+        &self,
+        lang: &Language,
+        from_file: &str,
+        module: &str,
+        name: &str,
+    ) -> ImportTarget {
+        ImportResolver::resolve_member(self, lang, from_file, module, name)
     }
 }

@@ -159,7 +159,8 @@ impl Map {
         config: MapConfig,
         registry: Arc<Registry>,
     ) -> Result<(Map, Vec<String>), MapError> {
-        Self::open_with(config, registry, Arc::new(frontend::Extract))
+        let frontend = Arc::new(frontend::Extract::new(&registry));
+        Self::open_with(config, registry, frontend)
     }
 
     pub(crate) fn open_with(
@@ -380,6 +381,18 @@ impl Map {
     /// file is not in the map.
     pub fn nodes_in_file(&self, file: &str) -> Result<Vec<NodeView>, MapError> {
         self.read()?.nodes_in_file(file)
+    }
+
+    /// Every indexed file (root-relative), sorted.
+    pub fn files(&self) -> Result<Vec<String>, MapError> {
+        let st = self.read()?;
+        let m = &st.model;
+        let mut v: Vec<String> = m
+            .indexed_file_ixs()
+            .map(|f| m.f(f).path.to_string())
+            .collect();
+        v.sort();
+        Ok(v)
     }
 
     /// Flags files as changed on disk since indexing (until a rebuild looks at them).

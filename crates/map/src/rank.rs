@@ -102,14 +102,17 @@ pub(crate) fn rank(model: &Model, previous: &[f64]) -> Ranking {
             break;
         }
     }
-    let max_pr = pr.iter().cloned().fold(0.0, f64::max);
+    // Relative to the floor every node gets (the teleport share), so that a node nobody
+    // points at scores 0.
+    let min_pr = pr.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max_pr = pr.iter().cloned().fold(0.0, f64::max) - min_pr;
     let max_deg = degree.iter().copied().max().unwrap_or(0) as f64;
     let pr_den = (1.0 + n as f64 * max_pr).ln();
     let deg_den = (1.0 + max_deg).ln();
     for (i, &ix) in live.iter().enumerate() {
         pagerank[ix as usize] = pr[i];
         let p = if pr_den > 0.0 {
-            (1.0 + n as f64 * pr[i]).ln() / pr_den
+            (1.0 + n as f64 * (pr[i] - min_pr)).ln() / pr_den
         } else {
             0.0
         };

@@ -149,20 +149,6 @@ fn common_prefix_segments(a: &str, b: &str) -> usize {
         .count()
 }
 
-/// `module` + `name` as a module path, for `from pkg import submodule` and
-/// `use crate::util::{email}`: the separator is the one the module already uses.
-fn join_module(module: &str, name: &str) -> String {
-    if module.ends_with('.') || module.is_empty() {
-        format!("{module}{name}")
-    } else if module.contains("::") {
-        format!("{module}::{name}")
-    } else if module.contains('/') {
-        format!("{module}/{name}")
-    } else {
-        format!("{module}.{name}")
-    }
-}
-
 /// The name a module import binds when it has no alias: the last path segment without
 /// its extension (`./util/token.js` → `token`, `example.com/shop/store` → `store`,
 /// `crate::store` → `store`); dotted modules (`os.path`) are bound by their full text.
@@ -297,7 +283,19 @@ impl<'a> Resolver<'a> {
                 Target::External(x) => vec![*x],
                 Target::Unresolved => vec![],
             };
-            for &t in &targets {
+            let mut imported = targets.clone();
+            // `from pkg import submodule`, `use crate::util::{email}`: the submodules too.
+            if let Target::Files(fs) = &imp.target {
+                for (n, _) in &imp.names {
+                    if Some(*n) != star
+                        && fs.iter().all(|&f| self.top_level_in(f, *n).is_none())
+                        && let Lookup::Module(sub) = self.lookup_symbol(cx, fs, *n, &imp.module)
+                    {
+                        imported.extend(sub.iter().filter_map(|&f| m.f(f).node));
+                    }
+                }
+            }
+            for &t in &imported {
                 out.push(NewEdge {
                     src: file_node,
                     dst: t,
@@ -411,8 +409,9 @@ impl<'a> Resolver<'a> {
         let Some(lang) = self.registry.by_id(m.lang(f.lang)) else {
             return Lookup::NotFound;
         };
-        let joined = join_module(module, m.names.str(name));
-        let t = self.modres.resolve(lang, &f.path, &joined);
+        let t = self
+            .modres
+            .resolve_member(lang, &f.path, module, m.names.str(name));
         match (&t, target_files(m, &t)) {
             (_, Some(fs)) if !fs.is_empty() => Lookup::Module(fs),
             (ImportTarget::External(_), _) => Lookup::External,

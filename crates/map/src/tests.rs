@@ -115,7 +115,7 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
 }
 
 impl Frontend for Toy {
-    fn extract(&self, lang: &Language, _ext: &str, source: &str) -> FileFacts {
+    fn extract(&self, lang: &Language, _path: &str, source: &str) -> FileFacts {
         self.extracted.fetch_add(1, Ordering::SeqCst);
         if self.delay_ms > 0 {
             std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
@@ -136,6 +136,10 @@ impl Frontend for Toy {
             files: files.clone(),
             ext: self.ext.clone(),
         })
+    }
+
+    fn is_config_file(&self, path: &str) -> bool {
+        path.ends_with("toy.toml")
     }
 }
 
@@ -165,8 +169,17 @@ impl ModuleResolver for ToyResolver {
         }
     }
 
-    fn config_files(&self) -> Vec<String> {
-        vec![]
+    fn resolve_member(
+        &self,
+        lang: &Language,
+        from: &str,
+        module: &str,
+        name: &str,
+    ) -> ImportTarget {
+        match self.resolve(lang, from, &format!("{module}/{name}")) {
+            t @ ImportTarget::Files(_) => t,
+            _ => ImportTarget::Unresolved,
+        }
     }
 }
 

@@ -33,7 +33,6 @@ pub(crate) struct Seen {
     /// The absolute path to read.
     pub abs: std::path::PathBuf,
     pub lang: Arc<Language>,
-    pub ext: String,
     pub size: u64,
     /// Nanoseconds since the epoch.
     pub mtime: i64,
@@ -107,8 +106,22 @@ pub(crate) fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
         .unwrap_or(0)
 }
 
-/// Every file of a known language under `root` within `scope`.
-pub(crate) fn walk(root: &Path, registry: &Registry, scope: &Scope) -> Vec<Seen> {
+/// What a walk found.
+pub(crate) struct Walked {
+    /// Files of a known language, by path.
+    pub files: Vec<Seen>,
+    /// Files that configure import resolution (`tsconfig.json`, `go.mod`, …), by path.
+    pub configs: Vec<String>,
+}
+
+/// Every file of a known language, and every resolver config file, under `root` within
+/// `scope`.
+pub(crate) fn walk(
+    root: &Path,
+    registry: &Registry,
+    scope: &Scope,
+    is_config: &dyn Fn(&str) -> bool,
+) -> Walked {
     let mut wb = ignore::WalkBuilder::new(root);
     wb.hidden(true)
         .parents(false)
@@ -142,6 +155,7 @@ pub(crate) fn walk(root: &Path, registry: &Registry, scope: &Scope) -> Vec<Seen>
         }
     });
     let mut out = Vec::new();
+    let mut configs = Vec::new();
     for entry in wb.build() {
         let Ok(entry) = entry else {
             continue;
@@ -153,28 +167,28 @@ pub(crate) fn walk(root: &Path, registry: &Registry, scope: &Scope) -> Vec<Seen>
             continue;
         };
         let Some(lang) = registry.for_path(&rel) else {
+            if is_config(&rel) {
+                configs.push(rel);
+            }
             continue;
         };
         let Ok(meta) = entry.metadata() else {
             continue;
         };
-        let ext = rel
-            .rsplit('/')
-            .next()
-            .and_then(|n| n.rsplit_once('.'))
-            .map(|(_, e)| e.to_string())
-            .unwrap_or_default();
         out.push(Seen {
             abs: entry.path().to_path_buf(),
             path: rel,
             lang: lang.clone(),
-            ext,
             size: meta.len(),
             mtime: mtime_ns(&meta),
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
+    configs.sort();
+    Walked {
+        files: out,
+        configs,
+    }
 }
 
 #[cfg(test)]

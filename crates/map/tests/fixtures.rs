@@ -1,0 +1,461 @@
+//! The map on the real fixtures (`fixtures/<lang>/`, see `fixtures/README.md` for the known
+//! answers) with real extraction: each test copies a fixture to a temporary directory,
+//! builds, and asks the questions of issue 3's "done when".
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use navmap_map::*;
+
+struct Case {
+    dir: &'static str,
+    store_class: &'static str,
+    refresh: &'static str,
+    put: &'static str,
+    caller: &'static str,
+    api_file: &'static str,
+    store_file: &'static str,
+    clash_site: &'static str,
+    clash_defs: [&'static str; 2],
+    token_file: &'static str,
+    /// (node making the standard-library call, the local method it must not reach).
+    stdlib: (&'static str, &'static str),
+    /// The caller's call to refresh, and the same call to put.
+    call: (&'static str, &'static str),
+}
+
+const CASES: [Case; 5] = [
+    Case {
+        dir: "py",
+        store_class: "py:shop/store.py#SessionStore",
+        refresh: "py:shop/store.py#SessionStore.refresh",
+        put: "py:shop/store.py#SessionStore.put",
+        caller: "py:shop/api.py#handle_refresh",
+        api_file: "shop/api.py",
+        store_file: "shop/store.py",
+        clash_site: "py:shop/api.py#check",
+        clash_defs: [
+            "py:shop/util/email.py#validate",
+            "py:shop/util/token.py#validate",
+        ],
+        token_file: "shop/util/token.py",
+        stdlib: (
+            "py:shop/store.py#SessionStore.get",
+            "py:shop/store.py#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "ts",
+        store_class: "ts:src/store.ts#SessionStore",
+        refresh: "ts:src/store.ts#SessionStore.refresh",
+        put: "ts:src/store.ts#SessionStore.put",
+        caller: "ts:src/api.ts#handleRefresh",
+        api_file: "src/api.ts",
+        store_file: "src/store.ts",
+        clash_site: "ts:src/api.ts#check",
+        clash_defs: [
+            "ts:src/util/email.ts#validate",
+            "ts:src/util/token.ts#validate",
+        ],
+        token_file: "src/util/token.ts",
+        stdlib: (
+            "ts:src/store.ts#SessionStore.get",
+            "ts:src/store.ts#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "js",
+        store_class: "js:src/store.js#SessionStore",
+        refresh: "js:src/store.js#SessionStore.refresh",
+        put: "js:src/store.js#SessionStore.put",
+        caller: "js:src/api.js#handleRefresh",
+        api_file: "src/api.js",
+        store_file: "src/store.js",
+        clash_site: "js:src/api.js#check",
+        clash_defs: [
+            "js:src/util/email.js#validate",
+            "js:src/util/token.js#validate",
+        ],
+        token_file: "src/util/token.js",
+        stdlib: (
+            "js:src/store.js#SessionStore.get",
+            "js:src/store.js#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "rs",
+        store_class: "rs:src/store.rs#SessionStore",
+        refresh: "rs:src/store.rs#SessionStore.refresh",
+        put: "rs:src/store.rs#SessionStore.put",
+        caller: "rs:src/api.rs#handle_refresh",
+        api_file: "src/api.rs",
+        store_file: "src/store.rs",
+        clash_site: "rs:src/api.rs#check",
+        clash_defs: [
+            "rs:src/util/email.rs#validate",
+            "rs:src/util/token.rs#validate",
+        ],
+        token_file: "src/util/token.rs",
+        stdlib: (
+            "rs:src/store.rs#SessionStore.get",
+            "rs:src/store.rs#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "go",
+        store_class: "go:store/store.go#SessionStore",
+        refresh: "go:store/store.go#SessionStore.Refresh",
+        put: "go:store/store.go#SessionStore.Put",
+        caller: "go:api/api.go#HandleRefresh",
+        api_file: "api/api.go",
+        store_file: "store/store.go",
+        clash_site: "go:api/api.go#Check",
+        clash_defs: [
+            "go:util/email/email.go#Validate",
+            "go:util/token/token.go#Validate",
+        ],
+        token_file: "util/token/token.go",
+        stdlib: (
+            "go:api/api.go#Handler",
+            "go:store/store.go#SessionStore.Get",
+        ),
+        call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+];
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+struct Built {
+    dir: tempfile::TempDir,
+    map: Map,
+    first: RebuildSummary,
+}
+
+fn build(case: &Case) -> Built {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join(case.dir), dir.path());
+    let (map, warnings) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let first = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    Built { dir, map, first }
+}
+
+impl Built {
+    fn rebuild(&self) -> RebuildSummary {
+        self.map
+            .rebuild(RebuildOptions::default(), &|_| {})
+            .unwrap()
+    }
+
+    fn edges(&self, id: &str, dir: Direction) -> Vec<Neighbor> {
+        self.map
+            .neighbors(id, dir, None, 1, 200)
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .neighbors
+            .into_iter()
+            .filter(|n| n.edge != EdgeKind::Contains)
+            .collect()
+    }
+
+    fn edit(&self, file: &str, from: &str, to: &str) {
+        let p = self.dir.path().join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file} does not contain {from:?}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    }
+}
+
+#[test]
+fn status_matches_the_build_summary() {
+    for case in &CASES {
+        let b = build(case);
+        let s = &b.first;
+        assert!(
+            s.files > 0 && s.symbols > 0 && s.edges > 0,
+            "{}: {s:?}",
+            case.dir
+        );
+        assert_eq!(s.files_indexed, s.files, "{}", case.dir);
+        let st = b.map.status().unwrap();
+        assert!(st.built);
+        assert_eq!(
+            (
+                st.files as u64,
+                st.symbols as u64,
+                st.edges as u64,
+                st.generation
+            ),
+            (s.files, s.symbols, s.edges, s.generation),
+            "{}",
+            case.dir
+        );
+        assert_eq!(st.languages.keys().collect::<Vec<_>>(), vec![case.dir]);
+        assert!(b.dir.path().join(".navmap/.gitignore").exists());
+    }
+}
+
+#[test]
+fn search_finds_the_store_by_exact_name_and_by_a_typo() {
+    for case in &CASES {
+        let b = build(case);
+        let exact = b.map.search("SessionStore", None, 10).unwrap();
+        assert_eq!(exact.results[0].node.id, case.store_class, "{}", case.dir);
+        assert_eq!(exact.results[0].matched, MatchKind::Exact);
+        for typo in ["SesionStore", "SessoinStore", "sessionstor"] {
+            let r = b.map.search(typo, None, 10).unwrap();
+            assert_eq!(
+                r.results[0].node.id, case.store_class,
+                "{}: {typo}",
+                case.dir
+            );
+        }
+        let classes = b
+            .map
+            .search(
+                "Store",
+                Some(b.map.node(case.store_class).unwrap().kind),
+                20,
+            )
+            .unwrap();
+        assert!(
+            classes
+                .results
+                .iter()
+                .any(|h| h.node.id == case.store_class)
+        );
+    }
+}
+
+#[test]
+fn the_api_caller_of_refresh_is_resolved() {
+    for case in &CASES {
+        let b = build(case);
+        let callers = b.edges(case.refresh, Direction::In);
+        let caller = callers
+            .iter()
+            .find(|n| n.node.id == case.caller)
+            .unwrap_or_else(|| panic!("{}: no edge from {} in {callers:?}", case.dir, case.caller));
+        assert_eq!(caller.edge, EdgeKind::Calls);
+        assert_ne!(caller.confidence, Confidence::Candidate, "{}", case.dir);
+        assert!(caller.resolved);
+    }
+}
+
+#[test]
+fn the_name_clash_is_a_candidate_never_exact() {
+    for case in &CASES {
+        let b = build(case);
+        let out = b.edges(case.clash_site, Direction::Out);
+        for def in case.clash_defs {
+            let e = out
+                .iter()
+                .find(|n| n.node.id == def)
+                .unwrap_or_else(|| panic!("{}: {def} not among {out:?}", case.dir));
+            assert_eq!(e.confidence, Confidence::Candidate, "{}", case.dir);
+            assert!(!e.resolved);
+        }
+    }
+}
+
+#[test]
+fn standard_library_calls_make_no_edge_to_local_methods() {
+    for case in &CASES {
+        let b = build(case);
+        let (site, local) = case.stdlib;
+        let out = b.edges(site, Direction::Out);
+        assert!(
+            !out.iter().any(|n| n.node.id == local),
+            "{}: {out:?}",
+            case.dir
+        );
+    }
+}
+
+#[test]
+fn a_path_leads_from_the_api_to_the_store() {
+    for case in &CASES {
+        let b = build(case);
+        let p = b.map.path(case.caller, case.refresh, None, 6).unwrap();
+        assert!(p.found, "{}", case.dir);
+        assert_eq!(p.path.len(), 2);
+        let files = b
+            .map
+            .path(
+                &format!("{}:{}", case.dir, case.api_file),
+                &format!("{}:{}", case.dir, case.store_file),
+                None,
+                6,
+            )
+            .unwrap();
+        assert!(files.found, "{}", case.dir);
+        let to_class = b.map.path(case.caller, case.store_class, None, 6).unwrap();
+        assert!(to_class.found, "{}", case.dir);
+    }
+}
+
+#[test]
+fn editing_one_file_reindexes_exactly_it_and_updates_its_edges() {
+    for case in &CASES {
+        let b = build(case);
+        let noop = b.rebuild();
+        assert_eq!(
+            (noop.files_indexed, noop.generation),
+            (0, b.first.generation),
+            "{}",
+            case.dir
+        );
+        b.edit(case.api_file, case.call.0, case.call.1);
+        let s = b.rebuild();
+        assert_eq!(s.files_indexed, 1, "{}: {s:?}", case.dir);
+        assert_eq!(s.files_deleted, 0);
+        assert!(s.generation > b.first.generation);
+        let out = b.edges(case.caller, Direction::Out);
+        assert!(
+            out.iter().any(|n| n.node.id == case.put && n.resolved),
+            "{}: {out:?}",
+            case.dir
+        );
+        assert!(
+            !out.iter().any(|n| n.node.id == case.refresh),
+            "{}",
+            case.dir
+        );
+        assert!(
+            b.edges(case.refresh, Direction::In)
+                .iter()
+                .all(|n| n.node.id != case.caller)
+        );
+        // And back.
+        b.edit(case.api_file, case.call.1, case.call.0);
+        assert_eq!(b.rebuild().files_indexed, 1);
+        assert!(
+            b.edges(case.refresh, Direction::In)
+                .iter()
+                .any(|n| n.node.id == case.caller)
+        );
+    }
+}
+
+#[test]
+fn deleting_and_renaming_files() {
+    for case in &CASES {
+        let b = build(case);
+        let token = b.dir.path().join(case.token_file);
+        let renamed = token.with_file_name(format!(
+            "renamed_{}",
+            token.file_name().unwrap().to_str().unwrap()
+        ));
+        std::fs::rename(&token, &renamed).unwrap();
+        let s = b.rebuild();
+        assert_eq!(
+            (s.files_indexed, s.files_deleted),
+            (1, 1),
+            "{}: {s:?}",
+            case.dir
+        );
+        assert!(matches!(
+            b.map.node(case.clash_defs[1]),
+            Err(MapError::NodeNotFound(_))
+        ));
+        let new_id = format!(
+            "{}:{}",
+            case.dir,
+            case.token_file.replace("token.", "renamed_token.")
+        );
+        assert!(b.map.node(&new_id).is_ok(), "{}: {new_id}", case.dir);
+        std::fs::remove_file(&renamed).unwrap();
+        let s = b.rebuild();
+        assert_eq!((s.files_indexed, s.files_deleted), (0, 1), "{}", case.dir);
+        assert!(b.map.node(&new_id).is_err());
+        // Nothing points at a removed node.
+        assert!(
+            b.edges(case.clash_site, Direction::Out)
+                .iter()
+                .all(|n| !n.node.id.contains("token"))
+        );
+    }
+}
+
+#[test]
+fn a_file_that_stops_parsing_keeps_what_was_recovered() {
+    for case in &CASES {
+        let b = build(case);
+        let p = b.dir.path().join(case.store_file);
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        text.push_str("\n)))} {{ ][ <<< \"unterminated\n");
+        std::fs::write(&p, text).unwrap();
+        let s = b.rebuild();
+        assert_eq!(s.files_indexed, 1, "{}", case.dir);
+        assert!(
+            b.map.status().unwrap().files_with_errors >= 1,
+            "{}",
+            case.dir
+        );
+        assert!(b.map.node(case.store_class).is_ok(), "{}", case.dir);
+    }
+}
+
+#[test]
+fn the_database_can_live_outside_the_root() {
+    let case = &CASES[0];
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join(case.dir), dir.path());
+    let dbdir = tempfile::tempdir().unwrap();
+    let mut config = MapConfig::new(dir.path());
+    config.db_path = Some(dbdir.path().join("x/map.db"));
+    let (map, _) = Map::open(config.clone(), Arc::new(navmap_grammars::registry())).unwrap();
+    let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(!dir.path().join(".navmap").exists());
+    drop(map);
+    let (again, w) = Map::open(config, Arc::new(navmap_grammars::registry())).unwrap();
+    assert!(w.is_empty());
+    assert_eq!(again.status().unwrap().symbols as u64, s.symbols);
+}
+
+#[test]
+fn a_changed_resolver_config_re_resolves_imports() {
+    let case = &CASES[1];
+    let b = build(case);
+    let email = case.clash_defs[0];
+    assert!(
+        b.edges(case.clash_site, Direction::Out)
+            .iter()
+            .any(|n| n.node.id == email)
+    );
+    b.edit("tsconfig.json", "\"src/util/*\"", "\"src/nowhere/*\"");
+    let s = b.rebuild();
+    assert_eq!(s.files_indexed, 0);
+    assert!(s.generation > b.first.generation, "{s:?}");
+    let out = b.edges(case.clash_site, Direction::Out);
+    assert!(!out.iter().any(|n| n.node.id == email), "{out:?}");
+    b.edit("tsconfig.json", "\"src/nowhere/*\"", "\"src/util/*\"");
+    b.rebuild();
+    assert!(
+        b.edges(case.clash_site, Direction::Out)
+            .iter()
+            .any(|n| n.node.id == email)
+    );
+}
