@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-servers.sh
 export PATH="$PWD/.tools/node_modules/.bin:$PATH"
 cargo test --workspace --all-targets
+# --all-targets leaves out doctests: the crate-doc examples are tests too.
+cargo test --workspace --doc
