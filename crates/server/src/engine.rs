@@ -103,7 +103,7 @@ impl Engine {
         // that task, and we answer INTERNAL.
         let tool = entry.tool.clone();
         let ctx = self.ctx.clone();
-        let task = tokio::spawn(async move {
+        let mut task = AbortOnDrop(tokio::spawn(async move {
             let result = tool.call(&ctx, args).await;
             let request = Request {
                 budget,
@@ -111,8 +111,8 @@ impl Engine {
                 args_hash: hash,
             };
             render(result, &request)
-        });
-        match task.await {
+        }));
+        match (&mut task.0).await {
             Ok(rendered) => rendered,
             Err(join) => {
                 let why = if join.is_panic() {
@@ -130,5 +130,100 @@ impl Engine {
                 render_error(&ToolError::internal(why), budget)
             }
         }
+    }
+}
+
+/// Aborts the tool's task when the caller stops waiting (the client cancelled the
+/// request, or the connection closed), so abandoned calls do not keep working.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use navmap_envelope::{ListSpec, Payload};
+    use serde_json::json;
+
+    use super::*;
+    use crate::tools::{Args, Param, ToolFuture};
+
+    /// 200 numbered items ranked by number; the generation can be bumped like a rebuild.
+    struct Numbers {
+        generation: AtomicU64,
+    }
+
+    impl Tool for Numbers {
+        fn name(&self) -> &'static str {
+            "numbers"
+        }
+        fn description(&self) -> &'static str {
+            "test"
+        }
+        fn params(&self) -> Params {
+            Params::new().param(Param::string("label", "label").default("n"))
+        }
+        fn call<'a>(&'a self, _ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+            Box::pin(async move {
+                let label = args.str("label")?.to_string();
+                let items: Vec<Value> = (0..200)
+                    .rev()
+                    .map(|i| json!({"n": i, "label": label}))
+                    .collect();
+                Ok(Payload::new(json!({"items": items}))
+                    .list(
+                        ListSpec::new("/items", "items")
+                            .ranked_by(|a, b| a["n"].as_i64().cmp(&b["n"].as_i64())),
+                    )
+                    .generation(self.generation.load(Ordering::SeqCst)))
+            })
+        }
+    }
+
+    fn engine() -> (tempfile::TempDir, Engine, Arc<Numbers>) {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Arc::new(ServerContext::new(dir.path(), None).unwrap());
+        let tool = Arc::new(Numbers {
+            generation: AtomicU64::new(1),
+        });
+        let engine = Engine::with_tools(ctx, vec![tool.clone()]);
+        (dir, engine, tool)
+    }
+
+    async fn call(engine: &Engine, args: Value) -> Value {
+        let out = engine.call("numbers", args.as_object().cloned()).await;
+        serde_json::from_str(&out.text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn cursors_page_through_the_engine_and_go_stale() {
+        let (_dir, engine, tool) = engine();
+        let first = call(&engine, json!({"tokenBudget": 300})).await;
+        assert_eq!(first["truncated"], true);
+        assert_eq!(first["data"]["items"][0]["n"], 0);
+        let kept = first["data"]["items"].as_array().unwrap().len();
+        let cursor = first["cursor"].as_str().unwrap().to_string();
+
+        // Same arguments (a different budget is fine): the next slice.
+        let second = call(&engine, json!({"tokenBudget": 400, "cursor": cursor})).await;
+        assert_eq!(second["data"]["items"][0]["n"], kept as u64);
+
+        // Different arguments: stale.
+        let other = call(&engine, json!({"label": "m", "cursor": cursor})).await;
+        assert_eq!(other["error"]["code"], "CURSOR_STALE");
+
+        // The explicit default is the same call as the omitted one.
+        let same = call(&engine, json!({"label": "n", "cursor": cursor})).await;
+        assert_eq!(same["ok"], true);
+
+        // A new generation (a rebuild): stale, never a wrong page.
+        tool.generation.store(2, Ordering::SeqCst);
+        let stale = call(&engine, json!({"cursor": cursor})).await;
+        assert_eq!(stale["error"]["code"], "CURSOR_STALE");
     }
 }
