@@ -4,6 +4,10 @@
 //! budget, finds the tool (an unknown name is a `BAD_ARGS` envelope), validates the
 //! arguments, decodes the cursor, runs the tool on its own task so a panic becomes
 //! `INTERNAL` instead of taking the server down, and renders the envelope.
+//!
+//! When the caller stops waiting (the client cancels, the connection closes) the tool's
+//! task is aborted. Work that must finish regardless (a map rebuild others may join)
+//! belongs on its own `tokio::spawn`ed task that the tool awaits.
 
 use std::sync::Arc;
 use std::time::Instant;
