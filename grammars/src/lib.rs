@@ -29,7 +29,7 @@ pub fn registry() -> Registry {
         language_dir!(
             "py",
             [("python", tree_sitter_python::LANGUAGE)],
-            ["defs", "refs", "imports"]
+            ["defs", "refs", "imports", "bindings"]
         ),
         language_dir!(
             "ts",
@@ -37,22 +37,22 @@ pub fn registry() -> Registry {
                 ("typescript", tree_sitter_typescript::LANGUAGE_TYPESCRIPT),
                 ("tsx", tree_sitter_typescript::LANGUAGE_TSX)
             ],
-            ["defs", "refs", "refs.tsx", "imports"]
+            ["defs", "refs", "refs.tsx", "imports", "bindings"]
         ),
         language_dir!(
             "js",
             [("javascript", tree_sitter_javascript::LANGUAGE)],
-            ["defs", "refs", "imports"]
+            ["defs", "refs", "imports", "bindings"]
         ),
         language_dir!(
             "rs",
             [("rust", tree_sitter_rust::LANGUAGE)],
-            ["defs", "refs", "imports"]
+            ["defs", "refs", "imports", "bindings"]
         ),
         language_dir!(
             "go",
             [("go", tree_sitter_go::LANGUAGE)],
-            ["defs", "refs", "imports"]
+            ["defs", "refs", "imports", "bindings"]
         ),
     ];
     Registry::new(languages)

@@ -84,5 +84,22 @@ fn main() {
             })
             .collect(),
     );
+    print(
+        "bindings",
+        facts
+            .bindings
+            .iter()
+            .map(|b| {
+                let scope = b
+                    .scope
+                    .map(|i| facts.defs[i].qualified_name.as_str())
+                    .unwrap_or("<file>");
+                format!(
+                    "{} {} : {:?}|{} in {scope}",
+                    b.line, b.name, b.type_qualifier, b.type_name
+                )
+            })
+            .collect(),
+    );
     println!("had_errors={} lines={}", facts.had_errors, facts.lines);
 }

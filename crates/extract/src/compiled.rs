@@ -12,7 +12,7 @@ use tree_sitter::Query;
 
 /// The query files the engine runs, by file stem (`grammars/<id>/<stem>.scm`), in the
 /// order of [`Section`].
-pub const STEMS: [&str; 3] = ["defs", "refs", "imports"];
+pub const STEMS: [&str; 4] = ["defs", "refs", "imports", "bindings"];
 
 /// Which query file a pattern came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,7 @@ pub enum Section {
     Defs,
     Refs,
     Imports,
+    Bindings,
 }
 
 /// The compiled queries of one grammar of one language.
@@ -28,7 +29,7 @@ pub struct Compiled {
     /// `None` when the queries don't compile (see [`check`]).
     pub query: Option<Query>,
     /// Byte ranges of each section in the combined query source.
-    sections: [Range<usize>; 3],
+    sections: [Range<usize>; 4],
 }
 
 impl Compiled {
@@ -36,7 +37,14 @@ impl Compiled {
         let query = self.query.as_ref()?;
         let at = query.start_byte_for_pattern(pattern);
         let i = self.sections.iter().position(|r| r.contains(&at))?;
-        Some([Section::Defs, Section::Refs, Section::Imports][i])
+        Some(
+            [
+                Section::Defs,
+                Section::Refs,
+                Section::Imports,
+                Section::Bindings,
+            ][i],
+        )
     }
 }
 
@@ -77,7 +85,7 @@ pub fn get(lang: &Language, ext: &str) -> Option<Arc<Compiled>> {
     }
     let grammar = lang.grammars.iter().find(|(n, _)| *n == name)?.1.clone();
     let mut combined = String::new();
-    let mut sections: [Range<usize>; 3] = [0..0, 0..0, 0..0];
+    let mut sections: [Range<usize>; 4] = [0..0, 0..0, 0..0, 0..0];
     for (i, stem) in STEMS.iter().enumerate() {
         let start = combined.len();
         if let Some(src) = source(lang, stem, &name) {

@@ -198,6 +198,27 @@ pub struct ImportedName {
     pub alias: Option<String>,
 }
 
+/// A name the source binds to a type in so many words: a typed parameter, field or
+/// variable (`store: SessionStore`, `s *store.SessionStore`, `let x: &Foo`), or a variable
+/// assigned a construction or call (`store = new SessionStore()`, `x = Foo()`,
+/// `s := &T{}`, `let s = T::new()`). Lets resolution type a receiver (`store.refresh()`)
+/// without a type checker. For a call, `type_name` is the callee: an instance when it
+/// names a class/struct, unknown otherwise.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BindingFact {
+    /// Index into [`FileFacts::defs`] of the innermost enclosing definition (the function
+    /// of a parameter); `None` = the file.
+    pub scope: Option<usize>,
+    /// The bound name as written: `store`, `self.store`, `this.data`.
+    pub name: String,
+    /// The type's (or callee's) last segment: `SessionStore`.
+    pub type_name: String,
+    /// What stands before it: `store` in `store.SessionStore`, `crate::store`.
+    pub type_qualifier: Option<String>,
+    /// 0-based line of the name.
+    pub line: u32,
+}
+
 /// Everything extraction found in one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileFacts {
@@ -207,6 +228,9 @@ pub struct FileFacts {
     pub defs: Vec<DefFact>,
     pub refs: Vec<RefFact>,
     pub imports: Vec<ImportFact>,
+    /// Names bound to types (added after the first API cut: absent in older data).
+    #[serde(default)]
+    pub bindings: Vec<BindingFact>,
     /// True when tree-sitter reported syntax errors; facts are what it recovered.
     pub had_errors: bool,
     /// Number of lines in the file (for LOC figures).

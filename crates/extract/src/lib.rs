@@ -6,7 +6,7 @@
 //! parallel (compiled queries are cached per process, parsers per thread). Never fails: a
 //! file that does not parse yields what tree-sitter recovered, with `had_errors` set.
 //! **Names no language**: everything language-specific comes from `navmap-language` — the
-//! queries `grammars/<id>/{defs,refs,imports}.scm` and the manifest's `[imports]` rules. The
+//! queries `grammars/<id>/{defs,refs,imports,bindings}.scm` and the manifest's `[imports]` rules. The
 //! capture names the engine understands and the import-rule vocabulary are documented in
 //! `grammars/README.md`; `tests/no_language_names.rs` keeps every core crate honest.
 //!
@@ -21,11 +21,12 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports` (the three fact kinds), `text` (UTF-16 columns, signatures, doc lines),
+//! `imports`, `bindings` (the fact kinds), `text` (UTF-16 columns, signatures, doc lines),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
 
+mod bindings;
 mod compiled;
 mod defs;
 mod imports;
@@ -73,12 +74,13 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         return out;
     };
     // One walk over the tree for all three query files; matches go to their section.
-    let mut sections: [Vec<matches::Match>; 3] = Default::default();
+    let mut sections: [Vec<matches::Match>; 4] = Default::default();
     for m in matches::run(query, root, source) {
         match compiled.section(m.pattern) {
             Some(compiled::Section::Defs) => sections[0].push(m),
             Some(compiled::Section::Refs) => sections[1].push(m),
             Some(compiled::Section::Imports) => sections[2].push(m),
+            Some(compiled::Section::Bindings) => sections[3].push(m),
             None => {}
         }
     }
@@ -86,6 +88,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     out.refs = refs::extract(&sections[1], source, &defs);
     let separator = rules_str(lang, "separator").unwrap_or(".");
     out.imports = imports::extract(query, &sections[2], source, separator);
+    out.bindings = bindings::extract(&sections[3], source, &defs);
     out.defs = defs.facts;
     out
 }

@@ -474,3 +474,163 @@ fn every_fixture_file_extracts_without_errors() {
         }
     }
 }
+
+#[test]
+fn tsx_components_and_typescript_forms() {
+    let src = r#"import React from "react";
+/** A widget. */
+@Component({ tag: "w" })
+export default class Widget extends Base<Props> implements ns.Renderable {
+  #secret = 1;
+  private hidden(): void {}
+  render() { return <Panel title="é"><Icon.Small /></Panel>; }
+}
+export enum Color { Red, Green }
+namespace Inner { export const x = 1; }
+export type Id = string | number;
+interface Props extends Common<T> { id: Id }
+"#;
+    let f = extract_source("ts", "src/w.tsx", src);
+    assert!(!f.had_errors, "{:#?}", f);
+    assert_has(
+        &defs(&f),
+        &[
+            "def class Widget @3:21 pub",
+            "def property Widget.#secret @4:2 parent=Widget",
+            "def method Widget.hidden @5:10 parent=Widget",
+            "def method Widget.render @6:2 pub parent=Widget",
+            "def enum Color @8:12 pub",
+            "def module Inner @9:10",
+            "def type_alias Id @10:12 pub",
+            "def interface Props @11:10",
+            "def property Props.id @11:36 pub parent=Props",
+        ],
+    );
+    assert_eq!(f.defs[0].doc.as_deref(), Some("A widget."));
+    assert_has(
+        &refs(&f),
+        &[
+            "calls Component from=<file> @2",
+            "extends Base from=Widget @3",
+            "implements ns|Renderable from=Widget @3",
+            "references Props from=Widget @3",
+            "calls Panel from=Widget.render @6",
+            "calls Icon|Small from=Widget.render @6",
+            "extends Common from=Props @11",
+            "references Id from=Props.id @11",
+        ],
+    );
+    assert_eq!(imports(&f), ["import react [default as React] @0"]);
+}
+
+#[test]
+fn python_decorators_and_nested_definitions() {
+    let src = "import functools\n\n@functools.lru_cache(maxsize=1)\ndef cached() -> 'Config':\n    def inner():\n        pass\n    return inner()\n\nclass Config:\n    LIMIT = 3\n    @staticmethod\n    def make(): ...\n";
+    let f = extract_source("py", "m.py", src);
+    assert_has(
+        &defs(&f),
+        &[
+            "def function cached @3:4 pub",
+            "def function cached.inner @4:8 pub parent=cached",
+            "def class Config @8:6 pub",
+            "def property Config.LIMIT @9:4 pub parent=Config",
+            "def method Config.make @11:8 pub parent=Config",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "calls functools|lru_cache from=<file> @2",
+            "references Config from=cached @3",
+            "calls inner from=cached @6",
+            "references staticmethod from=Config @10",
+        ],
+    );
+}
+
+/// `<name>: <qualifier>|<type> in <scope>`.
+fn bindings(f: &navmap_extract::facts::FileFacts) -> Vec<String> {
+    f.bindings
+        .iter()
+        .map(|b| {
+            let scope = b
+                .scope
+                .map(|i| f.defs[i].qualified_name.as_str())
+                .unwrap_or("<file>");
+            let ty = match &b.type_qualifier {
+                Some(q) => format!("{q}|{}", b.type_name),
+                None => b.type_name.clone(),
+            };
+            format!("{}: {ty} in {scope} @{}", b.name, b.line)
+        })
+        .collect()
+}
+
+#[test]
+fn bindings_type_the_receivers_of_the_api_calls() {
+    // The fixtures' API functions get their store by a typed parameter or a construction.
+    assert_has(
+        &bindings(&extract_fixture("py", "shop/api.py")),
+        &["store: SessionStore in handle_refresh @12"],
+    );
+    assert_has(
+        &bindings(&extract_fixture("ts", "src/api.ts")),
+        &["store: SessionStore in handleRefresh @7"],
+    );
+    assert_has(
+        &bindings(&extract_fixture("js", "src/api.js")),
+        &["store: SessionStore in <file> @7"],
+    );
+    assert_has(
+        &bindings(&extract_fixture("js", "src/store.js")),
+        &["this.data: Map in SessionStore.constructor @8"],
+    );
+    assert_has(
+        &bindings(&extract_fixture("ts", "src/store.ts")),
+        &["data: Map in SessionStore @6"],
+    );
+    assert_has(
+        &bindings(&extract_fixture("rs", "src/api.rs")),
+        &["store: SessionStore in handle_refresh @6"],
+    );
+    let go = bindings(&extract_fixture("go", "api/api.go"));
+    assert_has(
+        &go,
+        &[
+            "s: store|SessionStore in HandleRefresh @20",
+            "r: http|Request in Handler @35",
+        ],
+    );
+    let go = bindings(&extract_fixture("go", "store/store.go"));
+    assert_has(&go, &["s: SessionStore in SessionStore.Refresh @35"]);
+    assert_none_starts(&go, &["_:"]);
+
+    let f = extract_source(
+        "rs",
+        "m.rs",
+        "fn f() { let s = crate::store::SessionStore::new(1); let t = Point { x: 1 }; let u: &mut Vec<u8> = v; }\n",
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "s: crate::store|SessionStore in f @0",
+            "t: Point in f @0",
+            "u: Vec in f @0",
+        ],
+    );
+    let f = extract_source(
+        "py",
+        "m.py",
+        "class A:\n    def __init__(self):\n        self.store = store.SessionStore()\n",
+    );
+    assert_has(
+        &bindings(&f),
+        &["self.store: store|SessionStore in A.__init__ @2"],
+    );
+    let f = extract_source(
+        "go",
+        "m.go",
+        "package m\nfunc F() { x := &pkg.T{}; y := New() }\n",
+    );
+    assert_has(&bindings(&f), &["x: pkg|T in F @1", "y: New in F @1"]);
+}

@@ -1,0 +1,23 @@
+; Go names bound to types. Capture conventions: grammars/README.md.
+
+; func (s *SessionStore) M(st *store.SessionStore, n Name)   var x T
+([(parameter_declaration name: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (pointer_type (type_identifier) @binding.type)
+           (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (pointer_type (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type))])
+  (var_spec name: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (pointer_type (type_identifier) @binding.type)
+           (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (pointer_type (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type))])] @binding)
+
+; x := T{…}   x := &pkg.T{…}   x := pkg.New(…)   x := New(…)
+(short_var_declaration
+  left: (expression_list . (identifier) @binding.name)
+  right: (expression_list . [(composite_literal type: [(type_identifier) @binding.type
+                                                        (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)])
+                             (unary_expression operand: (composite_literal type: [(type_identifier) @binding.type
+                                                                                   (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)]))
+                             (call_expression function: [(identifier) @binding.type
+                                                         (selector_expression operand: (_) @binding.qualifier field: (field_identifier) @binding.type)])])) @binding

@@ -1,0 +1,26 @@
+; Rust names bound to types. Capture conventions: grammars/README.md.
+
+; fn f(store: &mut SessionStore, s: crate::store::Store)   let x: Store = …
+([(parameter pattern: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (reference_type type: [(type_identifier) @binding.type
+                                  (generic_type type: (type_identifier) @binding.type)
+                                  (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])
+  (let_declaration pattern: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (reference_type type: [(type_identifier) @binding.type
+                                  (generic_type type: (type_identifier) @binding.type)
+                                  (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])] @binding)
+
+; let s = Store::new(…);  let s = Store { … };  let s = mod::Store::new(…)
+(let_declaration pattern: (identifier) @binding.name
+  value: (call_expression function: (scoped_identifier
+    path: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]))) @binding
+(let_declaration pattern: (identifier) @binding.name
+  value: (struct_expression name: [(type_identifier) @binding.type
+                                   (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
