@@ -1,4 +1,5 @@
-//! Where extraction time goes: parsing vs. each query, per language, over a directory.
+//! Where extraction time goes, per language over a directory: parsing, each query file run
+//! on its own, all of them merged into one query (what `extract` runs), and `extract` itself.
 //! Usage: `cargo run --release -p navmap-extract --example query_cost -- <dir>`
 
 use std::collections::BTreeMap;
@@ -36,13 +37,13 @@ fn main() {
             let grammar = lang.grammar_for_extension(ext);
             let key = format!("{}:{ext}", lang.id());
             let qs = queries.entry(key.clone()).or_insert_with(|| {
-                let mut v: Vec<(String, Query)> = ["defs", "refs", "imports"]
+                let mut v: Vec<(String, Query)> = ["defs", "refs", "imports", "bindings"]
                     .iter()
                     .filter_map(|s| {
                         Some((s.to_string(), Query::new(grammar, lang.query(s)?).ok()?))
                     })
                     .collect();
-                let all: String = ["defs", "refs", "imports"]
+                let all: String = ["defs", "refs", "imports", "bindings"]
                     .iter()
                     .filter_map(|s| lang.query(s))
                     .collect::<Vec<_>>()
