@@ -116,6 +116,10 @@ impl Param {
         match &self.shape {
             Shape::String { min_len: 0 } => "a string".into(),
             Shape::String { min_len } => format!("a string of at least {min_len} characters"),
+            Shape::Integer {
+                min: i64::MIN,
+                max: i64::MAX,
+            } => "an integer".into(),
             Shape::Integer { min, max } => format!("an integer in [{min}, {max}]"),
             Shape::Boolean => "true or false".into(),
             Shape::Enum(values) => format!("one of {}", quoted(values)),
@@ -131,6 +135,10 @@ impl Param {
         let ty = match &self.shape {
             Shape::String { min_len: 0 } => "string".to_string(),
             Shape::String { min_len } => format!("string (≥ {min_len} chars)"),
+            Shape::Integer {
+                min: i64::MIN,
+                max: i64::MAX,
+            } => "integer".into(),
             Shape::Integer { min, max } => format!("integer {min}–{max}"),
             Shape::Boolean => "boolean".into(),
             Shape::Enum(values) => values.join("|"),
