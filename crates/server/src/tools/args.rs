@@ -563,6 +563,12 @@ mod tests {
                 "{}",
                 err.hint
             );
+            assert!(
+                err.hint
+                    .ends_with("tokenBudget?: integer, cursor?: string}."),
+                "{}",
+                err.hint
+            );
         }
     }
 
