@@ -8,7 +8,7 @@ use navmap_extract::facts::FileFacts;
 
 use crate::NodeKind;
 use crate::id;
-use crate::model::{FileRec, Import, Ix, Model, Node, Ref, Sym, Target};
+use crate::model::{FileRec, Import, Ix, Model, Node, Ref, Sym, Target, TypedName};
 use crate::types::SkipReason;
 
 /// What the build found for one file on disk.
@@ -89,6 +89,7 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
     let f = model.f_mut(fix);
     f.refs.clear();
     f.imports.clear();
+    f.bindings.clear();
 }
 
 /// Removes a file that is gone from disk.
@@ -136,6 +137,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     defs: vec![],
                     refs: vec![],
                     imports: vec![],
+                    bindings: vec![],
                     stale: false,
                 },
             );
@@ -385,6 +387,24 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             target: Target::Unresolved,
         })
         .collect();
+    let bindings: Vec<TypedName> = facts
+        .bindings
+        .iter()
+        .map(|b| TypedName {
+            scope: b
+                .scope
+                .and_then(|i| new_defs.get(i).copied())
+                .unwrap_or(file_node),
+            name: b.name.as_str().into(),
+            type_qualifier: b
+                .type_qualifier
+                .as_deref()
+                .filter(|q| !q.is_empty())
+                .map(Box::from),
+            type_name: b.type_name.as_str().into(),
+            line: b.line,
+        })
+        .collect();
     let old_imports_shape: Vec<_> = model
         .f(fix)
         .imports
@@ -415,6 +435,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         f.defs = new_defs;
         f.refs = refs;
         f.imports = imports;
+        f.bindings = bindings;
         f.skipped = None;
         f.lines = facts.lines;
         f.had_errors = facts.had_errors;

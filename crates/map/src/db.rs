@@ -17,12 +17,12 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::error::{MapError, Result};
-use crate::model::{FileRec, Import, Ix, Model, NO_LINE, Node, Ref, Target};
+use crate::model::{FileRec, Import, Ix, Model, NO_LINE, Node, Ref, Target, TypedName};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -266,6 +266,7 @@ impl Db {
                 defs: vec![],
                 refs: vec![],
                 imports: vec![],
+                bindings: vec![],
                 stale: false,
             };
             if let Some(facts) = facts {
@@ -462,6 +463,14 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
             }
         }
     }
+    w.u64(f.bindings.len() as u64);
+    for b in &f.bindings {
+        w.u32(b.scope);
+        w.str(&b.name);
+        w.opt_str(b.type_qualifier.as_deref());
+        w.str(&b.type_name);
+        w.u32(b.line);
+    }
     w.buf
 }
 
@@ -518,6 +527,20 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
             reexport,
             line,
             target,
+        });
+    }
+    let n = r.u64()?;
+    for _ in 0..n {
+        let scope = r.u32()?;
+        if model.node(scope).is_none() {
+            return Err(DecodeError);
+        }
+        rec.bindings.push(TypedName {
+            scope,
+            name: r.str()?.into(),
+            type_qualifier: r.opt_str()?.map(Box::from),
+            type_name: r.str()?.into(),
+            line: r.u32()?,
         });
     }
     if !r.done() {

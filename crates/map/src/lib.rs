@@ -178,21 +178,22 @@ impl Map {
                 format!("{} is not a directory", root.display()),
             ));
         }
-        let db_path = match &config.db_path {
-            Some(p) => p.clone(),
-            None => {
-                let dir = root.join(".navmap");
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| MapError::internal(format!("creating {}: {e}", dir.display())))?;
-                let ignore = dir.join(".gitignore");
-                if !ignore.exists() {
-                    std::fs::write(&ignore, "*\n").map_err(|e| {
-                        MapError::internal(format!("writing {}: {e}", ignore.display()))
-                    })?;
-                }
-                dir.join("map.db")
+        let db_path = config
+            .db_path
+            .clone()
+            .unwrap_or_else(|| root.join(".navmap").join("map.db"));
+        // navmap's own folder in the root ignores itself.
+        let own_dir = root.join(".navmap");
+        if db_path.starts_with(&own_dir) {
+            std::fs::create_dir_all(&own_dir)
+                .map_err(|e| MapError::internal(format!("creating {}: {e}", own_dir.display())))?;
+            let ignore = own_dir.join(".gitignore");
+            if !ignore.exists() {
+                std::fs::write(&ignore, "*\n").map_err(|e| {
+                    MapError::internal(format!("writing {}: {e}", ignore.display()))
+                })?;
             }
-        };
+        }
         let mut warnings = Vec::new();
         let mut db = Db::open(&db_path, &mut warnings)?;
         let mut model = Model::default();

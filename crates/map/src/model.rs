@@ -119,6 +119,18 @@ pub(crate) struct Import {
     pub target: Target,
 }
 
+/// A name the source binds to a type (see `navmap_extract::facts::BindingFact`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TypedName {
+    /// The enclosing node (a definition, or the file node).
+    pub scope: Ix,
+    /// As written: `store`, `self.store`, `this.data`.
+    pub name: Box<str>,
+    pub type_qualifier: Option<Box<str>>,
+    pub type_name: Box<str>,
+    pub line: u32,
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct FileRec {
     pub path: Box<str>,
@@ -135,6 +147,7 @@ pub(crate) struct FileRec {
     pub defs: Vec<Ix>,
     pub refs: Vec<Ref>,
     pub imports: Vec<Import>,
+    pub bindings: Vec<TypedName>,
     pub stale: bool,
 }
 

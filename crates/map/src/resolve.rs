@@ -659,6 +659,10 @@ impl<'a> Resolver<'a> {
                 None => Outcome::Drop,
             };
         }
+        // A typed local, parameter or member shadows what the file imports.
+        if let Some(o) = self.member_of_typed(cx, from, q, name, kind, depth) {
+            return o;
+        }
         if let Some(b) = cx.bindings.get(q) {
             let l = self.binding_lookup(cx, b);
             return self.member_of_lookup(cx, l, Confidence::Import, name, kind, depth);
@@ -793,12 +797,6 @@ impl<'a> Resolver<'a> {
         ) {
             return Outcome::Drop;
         }
-        let Some(sig) = node.signature.as_deref() else {
-            return Outcome::Drop;
-        };
-        let Some(ty) = infer::declared_type(sig, m.names.str(node.name)) else {
-            return Outcome::Drop;
-        };
         // The type is resolved from the declaring file's point of view.
         let decl_file = node.file.unwrap_or(cx.file);
         let decl_cx;
@@ -808,6 +806,40 @@ impl<'a> Resolver<'a> {
             decl_cx = self.file_cx(decl_file);
             &decl_cx
         };
+        let own_name = m.names.str(node.name);
+        let qualified_member;
+        let bound_as = match node.parent.map(|p| m.n(p)) {
+            // A field or property: bound as `self.x` / `this.x` in its type.
+            Some(p) if is_type_like(p.kind) => {
+                let t = node.parent.unwrap_or(v);
+                let bs = &m.f(decl_file).bindings;
+                qualified_member = bs.iter().find(|b| {
+                    b.name
+                        .split_once('.')
+                        .is_some_and(|(h, rest)| is_self_word(h) && rest == own_name)
+                        && self.enclosing_type(b.scope) == Some(t)
+                });
+                qualified_member
+                    .or_else(|| bs.iter().find(|b| b.scope == t && &*b.name == own_name))
+            }
+            _ => self.typed_binding(decl_file, v, own_name),
+        };
+        if let Some(b) = bound_as {
+            let prefix = b.type_qualifier.as_deref().unwrap_or("");
+            return match self.resolve_type_parts(dcx, b.scope, prefix, &b.type_name, depth + 1) {
+                Some((t, tconf)) => match self.member(t, name, kind, 0) {
+                    Some(d) => Outcome::Resolved(d, conf.max(tconf)),
+                    None => Outcome::Drop,
+                },
+                None => Outcome::Drop,
+            };
+        }
+        let Some(sig) = node.signature.as_deref() else {
+            return Outcome::Drop;
+        };
+        let Some(ty) = infer::declared_type(sig, own_name) else {
+            return Outcome::Drop;
+        };
         match self.resolve_type(dcx, v, ty, depth + 1) {
             Some((t, tconf)) => match self.member(t, name, kind, 0) {
                 Some(d) => Outcome::Resolved(d, conf.max(tconf)),
@@ -815,6 +847,61 @@ impl<'a> Resolver<'a> {
             },
             None => Outcome::Drop,
         }
+    }
+
+    /// The binding fact that types `q` as seen from `from`: for `self.x`/`this.x`, one made
+    /// anywhere in the same type; otherwise the innermost scope that binds the name.
+    fn typed_binding(&self, file: Ix, from: Ix, q: &str) -> Option<&'a crate::model::TypedName> {
+        let m = self.model;
+        let bindings = &m.f(file).bindings;
+        if bindings.is_empty() {
+            return None;
+        }
+        if let Some((head, _)) = q.split_once('.')
+            && is_self_word(head)
+        {
+            let t = self.enclosing_type(from)?;
+            return bindings
+                .iter()
+                .find(|b| &*b.name == q && self.enclosing_type(b.scope) == Some(t));
+        }
+        let mut cur = Some(from);
+        while let Some(c) = cur {
+            if let Some(b) = bindings.iter().find(|b| b.scope == c && &*b.name == q) {
+                return Some(b);
+            }
+            let n = m.n(c);
+            if n.kind == NodeKind::File {
+                return None;
+            }
+            cur = n.parent;
+        }
+        None
+    }
+
+    /// `name` as a member of the type a binding fact gives `q`; `None` when no fact types
+    /// `q` (the caller tries other means), `Some(Drop)` when one does but the type or the
+    /// member is not in the repository (a standard-library type, say).
+    fn member_of_typed(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        q: &str,
+        name: Sym,
+        kind: EdgeKind,
+        depth: u8,
+    ) -> Option<Outcome> {
+        let b = self.typed_binding(cx.file, from, q)?;
+        let prefix = b.type_qualifier.as_deref().unwrap_or("");
+        Some(
+            match self.resolve_type_parts(cx, b.scope, prefix, &b.type_name, depth + 1) {
+                Some((t, conf)) => match self.member(t, name, kind, 0) {
+                    Some(d) => Outcome::Resolved(d, conf),
+                    None => Outcome::Drop,
+                },
+                None => Outcome::Drop,
+            },
+        )
     }
 
     /// A declared type for `var` in the signatures of `from` and its enclosing definitions.
@@ -839,10 +926,21 @@ impl<'a> Resolver<'a> {
 
     /// Resolves a type path (`SessionStore`, `store.SessionStore`, `crate::a::T`).
     fn resolve_type(&self, cx: &FileCx, from: Ix, ty: &str, depth: u8) -> Option<(Ix, Confidence)> {
+        let (prefix, last) = infer::split_last(ty);
+        self.resolve_type_parts(cx, from, prefix, last, depth)
+    }
+
+    fn resolve_type_parts(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        prefix: &str,
+        last: &str,
+        depth: u8,
+    ) -> Option<(Ix, Confidence)> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let (prefix, last) = infer::split_last(ty);
         let sym = self.model.names.get(last)?;
         let outcome = if prefix.is_empty() {
             self.resolve_bare(cx, from, sym, EdgeKind::Extends, depth)

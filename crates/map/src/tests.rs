@@ -6,6 +6,7 @@
 //! - `def <kind> <qualified.name> [priv] [sig=<signature text>]`
 //! - `ref <from qualified name or -> <kind> <name> [<qualifier>]`
 //! - `import <module> [<name>[:<alias>],…|-] [as=<alias>] [reexport]`
+//! - `bind <scope qualified name or -> <name> [<qualifier>.]<Type>` (a binding fact)
 //! - `syntax-error` sets `had_errors`.
 //!
 //! Module specifiers `./x` resolve to `x.<ext>` next to the importing file; `/x` to
@@ -104,6 +105,25 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     names,
                     alias,
                     reexport,
+                    line: line_no,
+                });
+            }
+            ["bind", scope, name, ty] => {
+                let scope = (*scope != "-").then(|| {
+                    f.defs
+                        .iter()
+                        .rposition(|d| d.qualified_name == *scope)
+                        .expect("scope")
+                });
+                let (q, t) = match ty.rsplit_once('.') {
+                    Some((q, t)) => (Some(q.to_string()), t.to_string()),
+                    None => (None, ty.to_string()),
+                };
+                f.bindings.push(BindingFact {
+                    scope,
+                    name: name.to_string(),
+                    type_name: t,
+                    type_qualifier: q,
                     line: line_no,
                 });
             }
@@ -999,4 +1019,50 @@ fn progress_is_reported() {
     ] {
         assert!(phases.contains(&p), "{p:?} missing from {phases:?}");
     }
+}
+
+#[test]
+fn binding_facts_type_receivers() {
+    let mut files = shop();
+    files.push((
+        "worker",
+        "import ./store SessionStore\nimport ./util/misc as=store\nimport collections -\n\
+         def class Worker\ndef method Worker.__init__\nbind Worker.__init__ self.cache collections.Cache\n\
+         bind Worker.__init__ self.store SessionStore\n\
+         def method Worker.run\nref Worker.run calls get self.cache\nref Worker.run calls put self.store\n\
+         def function job\nbind job store SessionStore\nref job calls refresh store\n\
+         def function later\nbind later s SessionStore\nref later calls refresh s\n",
+    ));
+    let fx = Fixture::new(&files);
+    fx.rebuild();
+    // A local typed by a binding shadows the module imported under the same name.
+    let job = fx.out(&fx.id("worker", "job"));
+    assert!(
+        has(
+            &job,
+            &fx.id("store", "SessionStore.refresh"),
+            EdgeKind::Calls,
+            Confidence::Import
+        ),
+        "{job:?}"
+    );
+    let later = fx.out(&fx.id("worker", "later"));
+    assert!(has(
+        &later,
+        &fx.id("store", "SessionStore.refresh"),
+        EdgeKind::Calls,
+        Confidence::Import
+    ));
+    // `self.store` typed in __init__; `self.cache` typed by an external type: no edge.
+    let run = fx.out(&fx.id("worker", "Worker.run"));
+    assert!(
+        has(
+            &run,
+            &fx.id("store", "SessionStore.put"),
+            EdgeKind::Calls,
+            Confidence::Import
+        ),
+        "{run:?}"
+    );
+    assert_eq!(run.len(), 1, "{run:?}");
 }
