@@ -142,6 +142,15 @@ pub(crate) struct PoolInner {
     closed: AtomicBool,
 }
 
+impl std::fmt::Debug for LspPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LspPool")
+            .field("root", &self.inner.root)
+            .field("servers", &lock(&self.inner.slots).len())
+            .finish()
+    }
+}
+
 /// Language-server clients for one root. Cheap to clone (a handle).
 ///
 /// Must be created and used inside a Tokio runtime. Call [`LspPool::shutdown_all`] before
@@ -399,13 +408,31 @@ impl LspPool {
             .map(|lang| {
                 let command = self.command_for(lang).unwrap_or_default();
                 let Some(slot) = slots.get(&command) else {
+                    // Not started yet: a cheap PATH probe tells unavailable from unspawned
+                    // without starting anything.
+                    let (state, detail) = if self.installed(&command) {
+                        (ServerState::Unspawned, None)
+                    } else {
+                        (
+                            ServerState::Unavailable,
+                            Some(format!(
+                                "`{}` not found; install: {}",
+                                command.first().cloned().unwrap_or_default(),
+                                lang.manifest
+                                    .lsp
+                                    .as_ref()
+                                    .map(|l| l.install_hint.as_str())
+                                    .unwrap_or("")
+                            )),
+                        )
+                    };
                     return ServerStatus {
                         language: lang.id().to_string(),
-                        state: ServerState::Unspawned,
+                        state,
                         command,
                         pid: None,
                         uptime: None,
-                        detail: None,
+                        detail,
                         stderr_tail: Vec::new(),
                     };
                 };
@@ -453,6 +480,33 @@ impl LspPool {
                 }
             })
             .collect()
+    }
+
+    /// Whether the command's program can be found (a path that exists, or a name on the
+    /// `PATH` the servers get). A probe, not a promise: the binary may still fail to run.
+    pub fn installed(&self, command: &[String]) -> bool {
+        let Some(program) = command.first() else {
+            return false;
+        };
+        if program.contains('/') {
+            return self.inner.root.join(program).is_file();
+        }
+        let path = self
+            .inner
+            .config
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| std::ffi::OsString::from(v))
+            .or_else(|| std::env::var_os("PATH"))
+            .unwrap_or_default();
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program)).is_ok_and(|m| {
+                m.is_file()
+                    && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0
+            })
+        })
     }
 
     /// Stops every server: `shutdown`, `exit`, then kill. Later queries fail. navmap

@@ -299,9 +299,10 @@ impl LanguageServer for Backend {
         let Some(text) = docs.get(&params.text_document.uri) else {
             return Ok(None);
         };
-        #[allow(deprecated)]
-        let flat = text
-            .lines()
+        // A function runs from its `fn NAME` line to the line before the next one.
+        let lines: Vec<&str> = text.lines().collect();
+        let starts: Vec<(usize, String)> = lines
+            .iter()
             .enumerate()
             .filter_map(|(n, line)| {
                 let name = line.trim_start().strip_prefix("fn ")?;
@@ -309,20 +310,32 @@ impl LanguageServer for Backend {
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
-                Some(SymbolInformation {
-                    name,
+                Some((n, name))
+            })
+            .collect();
+        #[allow(deprecated)]
+        let flat = starts
+            .iter()
+            .enumerate()
+            .map(|(i, (n, name))| {
+                let last = starts
+                    .get(i + 1)
+                    .map(|(m, _)| m - 1)
+                    .unwrap_or(lines.len() - 1);
+                SymbolInformation {
+                    name: name.clone(),
                     kind: SymbolKind::FUNCTION,
                     tags: None,
                     deprecated: None,
                     location: Location::new(
                         params.text_document.uri.clone(),
                         Range::new(
-                            Position::new(n as u32, 0),
-                            Position::new(n as u32, line.encode_utf16().count() as u32),
+                            Position::new(*n as u32, 0),
+                            Position::new(last as u32, lines[last].encode_utf16().count() as u32),
                         ),
                     ),
                     container_name: None,
-                })
+                }
             })
             .collect();
         Ok(Some(DocumentSymbolResponse::Flat(flat)))

@@ -1,0 +1,490 @@
+//! `nav_callHierarchy {file, line, col = 1 | nodeId, direction, depth 1–3 = 1}`: who calls
+//! the symbol at a position (incoming) or what it calls (outgoing), to `depth` levels →
+//! `{root, direction, depth, source, calls: [{name, kind, file, line, col, depth, via,
+//! sites: [anchor]}], total, complete, snapped?}`.
+//!
+//! - `source: "lsp"`: the server's call hierarchy. A position just off an identifier (in a
+//!   body, on whitespace) snaps to the innermost enclosing symbol and retries once; the
+//!   answer says so (`snapped` and a warning).
+//! - `source: "fallback-references"` (incoming, server without call hierarchy): the
+//!   references of the symbol, each attributed to the innermost symbol of the server's
+//!   outline that encloses it. References outside the root are counted, not followed.
+//! - `source: "fallback-map"` (outgoing, server without call hierarchy): needs the map's
+//!   call edges, which are not wired into the server yet: the answer is the root with no
+//!   calls and a warning pointing at `map_neighbors` (pending, documented in the report).
+//!
+//! `via` names the item one level up (the root for depth 1); `sites` are the call sites
+//! (in the caller's file). An item reached twice is listed again with `seen: true` and not
+//! expanded again (recursion and cycles).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use navmap_envelope::{ErrorCode, ListSpec, Payload, ToolError};
+use navmap_lsp::{CallItem, DocumentSymbol, LspError, Position};
+use serde_json::{Value, json};
+
+use super::nav_common::{
+    Anchors, Place, Target, content_generation, enclosing, kind_name, lsp_error, nearby,
+    position_params,
+};
+use super::{Args, Param, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct NavCallHierarchy;
+
+/// Callers found by the references fallback: (file, name position), the caller's item,
+/// its call sites, and its name when it can be followed further.
+type Group = ((PathBuf, Position), Value, Vec<Value>, Option<String>);
+
+/// Items listed at most, whatever the depth.
+const MAX_CALLS: usize = 200;
+
+impl Tool for NavCallHierarchy {
+    fn name(&self) -> &'static str {
+        "nav_callHierarchy"
+    }
+
+    fn description(&self) -> &'static str {
+        "Callers (incoming) or callees (outgoing) of the function at file/line/col, to depth 1–3 (live language server; falls back to references)."
+    }
+
+    fn params(&self) -> Params {
+        position_params()
+            .into_iter()
+            .fold(Params::new(), Params::param)
+            .param(
+                Param::one_of(
+                    "direction",
+                    "incoming: who calls it; outgoing: what it calls.",
+                    &["incoming", "outgoing"],
+                )
+                .required(),
+            )
+            .param(Param::integer("depth", "Levels to follow.", 1, 3).default(1))
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let t = Target::from_args(ctx, &args)?;
+            let incoming = args.str("direction")? == "incoming";
+            let depth = args.int("depth")? as usize;
+            let lang = t.lang.id().to_string();
+            let mut run = Run {
+                ctx,
+                lang: lang.clone(),
+                anchors: Anchors::new(ctx),
+                outlines: HashMap::new(),
+                warnings: Vec::new(),
+                complete: true,
+            };
+
+            // Prepare at the position; once more at the enclosing symbol if that finds nothing.
+            let mut snapped = None;
+            let first = if t.word().is_some() {
+                Some(ctx.lsp.prepare_call_hierarchy(&t.abs, t.pos).await)
+            } else {
+                None
+            };
+            let root = match first {
+                Some(Err(LspError::NoCapability { .. })) => {
+                    return run.fallback(&t, incoming, depth).await;
+                }
+                Some(Err(e)) => return Err(lsp_error(e, &lang, None)),
+                Some(Ok(a)) if !a.value.is_empty() => {
+                    run.complete &= a.complete;
+                    a.value.into_iter().next()
+                }
+                _ => None,
+            };
+            let root = match root {
+                Some(r) => r,
+                None => {
+                    let sym = run.snap_target(&t).await?;
+                    let at = sym.selection_range.start;
+                    match ctx.lsp.prepare_call_hierarchy(&t.abs, at).await {
+                        Err(LspError::NoCapability { .. }) => {
+                            return run.fallback(&t, incoming, depth).await;
+                        }
+                        Err(e) => return Err(lsp_error(e, &lang, None)),
+                        Ok(a) if !a.value.is_empty() => {
+                            run.complete &= a.complete;
+                            snapped = Some(run.snap_note(&t, &sym));
+                            a.value.into_iter().next().expect("non-empty")
+                        }
+                        Ok(_) => return Err(run.not_found(&t).await),
+                    }
+                }
+            };
+
+            let root_json = run.item_json(
+                &root.path,
+                root.selection_range.start,
+                root.range.end.line,
+                &root.name,
+                kind_name(root.kind),
+                root.detail.as_deref(),
+            );
+            let mut calls: Vec<Value> = Vec::new();
+            let mut seen: HashSet<(PathBuf, Position)> = HashSet::new();
+            seen.insert((root.path.clone(), root.selection_range.start));
+            let mut frontier: Vec<CallItem> = vec![root];
+            'levels: for level in 1..=depth {
+                let mut next = Vec::new();
+                for item in frontier {
+                    let answer = if incoming {
+                        ctx.lsp.incoming_calls(&item).await
+                    } else {
+                        ctx.lsp.outgoing_calls(&item).await
+                    };
+                    let answer = match answer {
+                        Ok(a) => a,
+                        Err(e) if level == 1 => return Err(lsp_error(e, &lang, None)),
+                        Err(e) => {
+                            run.complete = false;
+                            run.warnings.push(format!(
+                                "Calls of {} (depth {level}) are missing: {e}",
+                                item.name
+                            ));
+                            continue;
+                        }
+                    };
+                    run.complete &= answer.complete;
+                    run.warnings.extend(answer.warnings);
+                    for call in answer.value {
+                        if calls.len() >= MAX_CALLS {
+                            run.complete = false;
+                            run.warnings.push(format!(
+                                "Stopped at {MAX_CALLS} calls; pass depth: 1 or a more specific symbol."
+                            ));
+                            break 'levels;
+                        }
+                        // Incoming: sites are in the caller's file; outgoing: in the item's.
+                        let site_file = if incoming {
+                            &call.item.path
+                        } else {
+                            &item.path
+                        };
+                        let sites: Vec<Value> = call
+                            .ranges
+                            .iter()
+                            .map(|r| run.anchors.anchor(site_file, r.start, None))
+                            .collect();
+                        let mut v = run.item_json(
+                            &call.item.path,
+                            call.item.selection_range.start,
+                            call.item.range.end.line,
+                            &call.item.name,
+                            kind_name(call.item.kind),
+                            call.item.detail.as_deref(),
+                        );
+                        v["depth"] = Value::from(level);
+                        v["via"] = Value::from(item.name.clone());
+                        v["sites"] = Value::from(sites);
+                        let key = (call.item.path.clone(), call.item.selection_range.start);
+                        if seen.insert(key) {
+                            if level < depth {
+                                next.push(call.item);
+                            }
+                        } else {
+                            v["seen"] = Value::Bool(true);
+                        }
+                        calls.push(v);
+                    }
+                }
+                frontier = next;
+            }
+            Ok(run.finish(root_json, incoming, depth, "lsp", calls, snapped))
+        })
+    }
+}
+
+struct Run<'a> {
+    ctx: &'a ServerContext,
+    lang: String,
+    anchors: Anchors<'a>,
+    outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
+    warnings: Vec<String>,
+    complete: bool,
+}
+
+impl<'a> Run<'a> {
+    fn item_json(
+        &mut self,
+        path: &Path,
+        at: Position,
+        end_line0: u32,
+        name: &str,
+        kind: &str,
+        detail: Option<&str>,
+    ) -> Value {
+        let mut v = self.anchors.anchor(path, at, Some(end_line0));
+        v["name"] = Value::from(name);
+        v["kind"] = Value::from(kind);
+        if let Some(d) = detail {
+            v["detail"] = Value::from(d);
+        }
+        v
+    }
+
+    async fn outline(&mut self, path: &Path) -> Result<&[DocumentSymbol], ToolError> {
+        if !self.outlines.contains_key(path) {
+            let answer = self
+                .ctx
+                .lsp
+                .document_symbols(path)
+                .await
+                .map_err(|e| lsp_error(e, &self.lang, None))?;
+            self.complete &= answer.complete;
+            self.outlines.insert(path.to_path_buf(), answer.value);
+        }
+        Ok(&self.outlines[path])
+    }
+
+    /// Where a symbol's name is. Servers that answer with flat `SymbolInformation` give
+    /// only the whole range: find the name on its first line.
+    fn name_position(&mut self, path: &Path, sym: &DocumentSymbol) -> Position {
+        let start = sym.selection_range.start;
+        if sym.selection_range != sym.range {
+            return start;
+        }
+        let Some(line) = super::nav_common::read_root_file(path)
+            .and_then(|t| t.lines().nth(start.line as usize).map(str::to_string))
+        else {
+            return start;
+        };
+        let units: Vec<u16> = line.encode_utf16().collect();
+        let name: Vec<u16> = sym.name.encode_utf16().collect();
+        let from = start.character as usize;
+        (from..units.len().saturating_sub(name.len()) + 1)
+            .find(|&i| units.get(i..i + name.len()) == Some(&name[..]))
+            .map(|i| Position::new(start.line, i as u32))
+            .unwrap_or(start)
+    }
+
+    /// The innermost symbol enclosing the position, or `SYMBOL_NOT_FOUND`.
+    async fn snap_target(&mut self, t: &Target) -> Result<DocumentSymbol, ToolError> {
+        let outline = self.outline(&t.abs).await?;
+        match enclosing(outline, t.pos) {
+            Some(sym) => Ok(sym.clone()),
+            None => Err(self.not_found(t).await),
+        }
+    }
+
+    fn snap_note(&mut self, t: &Target, sym: &DocumentSymbol) -> Value {
+        let at = sym.selection_range.start;
+        self.warnings.push(format!(
+            "No callable at {}:{}:{}; snapped to the enclosing symbol `{}` at line {}.",
+            t.rel,
+            t.line,
+            t.col,
+            sym.name,
+            at.line + 1
+        ));
+        json!({"name": sym.name, "line": at.line + 1, "col": at.character + 1})
+    }
+
+    async fn not_found(&mut self, t: &Target) -> ToolError {
+        let mut err = ToolError::new(
+            ErrorCode::SymbolNotFound,
+            format!(
+                "no function or method at or around {}:{}:{}",
+                t.rel, t.line, t.col
+            ),
+            "Point line/col at a function's name; nav_symbols lists this file's symbols.",
+        )
+        .with_extra("file", t.rel.clone());
+        if let Some(outline) = self.outlines.get(&t.abs)
+            && !outline.is_empty()
+        {
+            err = err.with_extra("nearbySymbols", nearby(outline, t.pos.line));
+        }
+        err
+    }
+
+    /// Without server support: references for incoming, the map (pending) for outgoing.
+    async fn fallback(
+        mut self,
+        t: &Target,
+        incoming: bool,
+        depth: usize,
+    ) -> Result<Payload, ToolError> {
+        let outline = self.outline(&t.abs).await?.to_vec();
+        // The root: the identifier asked about, else the enclosing symbol (snap).
+        let mut snapped = None;
+        let enclosing_sym = enclosing(&outline, t.pos).cloned();
+        // `at`: where the name is, to ask for references (an identifier position).
+        let (at, name, kind, end_line) = match (t.word(), &enclosing_sym) {
+            (Some(word), Some(sym)) if sym.name == word => {
+                (t.pos, word, kind_name(sym.kind), sym.range.end.line)
+            }
+            (Some(word), _) => (t.pos, word, "unknown", t.pos.line),
+            (None, Some(sym)) => {
+                snapped = Some(self.snap_note(t, sym));
+                (
+                    self.name_position(&t.abs, sym),
+                    sym.name.clone(),
+                    kind_name(sym.kind),
+                    sym.range.end.line,
+                )
+            }
+            (None, None) => return Err(self.not_found(t).await),
+        };
+        let root_json = self.item_json(&t.abs, at, end_line, &name, kind, None);
+        if !incoming {
+            self.complete = false;
+            self.warnings.push(format!(
+                "The {} language server has no call hierarchy; outgoing calls come from the map (fallback-map), which is not wired into nav_callHierarchy yet. Use map_neighbors with direction: out, edgeKinds: [calls] on this function's node ID.",
+                self.lang
+            ));
+            return Ok(self.finish(
+                root_json,
+                incoming,
+                depth,
+                "fallback-map",
+                Vec::new(),
+                snapped,
+            ));
+        }
+        self.warnings.push(format!(
+            "The {} language server has no call hierarchy; callers derived via fallback-references (each reference attributed to its enclosing symbol); approximate.",
+            self.lang
+        ));
+
+        let mut calls: Vec<Value> = Vec::new();
+        let mut seen: HashSet<(PathBuf, Position)> = HashSet::new();
+        seen.insert((t.abs.clone(), at));
+        let mut frontier = vec![(t.abs.clone(), at, name)];
+        let mut external = 0usize;
+        for level in 1..=depth {
+            let mut next = Vec::new();
+            for (path, pos, via) in frontier {
+                let refs = match self.ctx.lsp.references(&path, pos, false).await {
+                    Ok(a) => a,
+                    Err(e) if level == 1 => return Err(lsp_error(e, &self.lang, None)),
+                    Err(e) => {
+                        self.complete = false;
+                        self.warnings
+                            .push(format!("Callers of {via} (depth {level}) are missing: {e}"));
+                        continue;
+                    }
+                };
+                self.complete &= refs.complete;
+                // Group the references by their enclosing symbol.
+                let mut groups: Vec<Group> = Vec::new();
+                for loc in refs.value {
+                    // Servers may list the declaration itself despite includeDeclaration.
+                    if loc.path == path && loc.range.start == pos {
+                        continue;
+                    }
+                    if matches!(self.anchors.place(&loc.path), Place::External(_)) {
+                        external += 1;
+                        continue;
+                    }
+                    let outline = self.outline(&loc.path).await?.to_vec();
+                    let site = self.anchors.anchor(&loc.path, loc.range.start, None);
+                    let (key, item, expand) = match enclosing(&outline, loc.range.start) {
+                        Some(sym) => {
+                            let a = self.name_position(&loc.path, sym);
+                            let item = self.item_json(
+                                &loc.path,
+                                a,
+                                sym.range.end.line,
+                                &sym.name,
+                                kind_name(sym.kind),
+                                sym.detail.as_deref(),
+                            );
+                            ((loc.path.clone(), a), item, Some(sym.name.clone()))
+                        }
+                        None => {
+                            // Top-level code: the file itself calls it.
+                            let mut item =
+                                self.anchors.anchor(&loc.path, Position::new(0, 0), None);
+                            item["name"] = Value::from("<module>");
+                            item["kind"] = Value::from("module");
+                            ((loc.path.clone(), Position::new(0, 0)), item, None)
+                        }
+                    };
+                    match groups.iter_mut().find(|g| g.0 == key) {
+                        Some(g) => g.2.push(site),
+                        None => groups.push((key, item, vec![site], expand)),
+                    }
+                }
+                for (key, mut item, sites, expand) in groups {
+                    if calls.len() >= MAX_CALLS {
+                        self.complete = false;
+                        break;
+                    }
+                    item["depth"] = Value::from(level);
+                    item["via"] = Value::from(via.clone());
+                    item["sites"] = Value::from(sites);
+                    if seen.insert(key.clone()) {
+                        if level < depth
+                            && let Some(n) = expand
+                        {
+                            next.push((key.0, key.1, n));
+                        }
+                    } else {
+                        item["seen"] = Value::Bool(true);
+                    }
+                    calls.push(item);
+                }
+            }
+            frontier = next;
+        }
+        if external > 0 {
+            self.warnings.push(format!(
+                "{external} reference(s) outside the root were not attributed to callers."
+            ));
+        }
+        Ok(self.finish(
+            root_json,
+            incoming,
+            depth,
+            "fallback-references",
+            calls,
+            snapped,
+        ))
+    }
+
+    fn finish(
+        self,
+        root: Value,
+        incoming: bool,
+        depth: usize,
+        source: &str,
+        calls: Vec<Value>,
+        snapped: Option<Value>,
+    ) -> Payload {
+        let total = calls.len();
+        let mut data = json!({
+            "root": root,
+            "direction": if incoming { "incoming" } else { "outgoing" },
+            "depth": depth,
+            "source": source,
+            "calls": calls,
+            "total": total,
+            "complete": self.complete,
+        });
+        if let Some(s) = snapped {
+            data["snapped"] = s;
+        }
+        let payload = Payload::new(data.clone())
+            .generation(content_generation(&data))
+            .list(
+                ListSpec::new("/calls", "calls")
+                    .ranked_by(|a, b| {
+                        let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
+                        a["depth"]
+                            .as_u64()
+                            .cmp(&b["depth"].as_u64())
+                            .then(ext(a).cmp(&ext(b)))
+                            .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
+                            .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
+                    })
+                    .narrowing("Pass depth: 1"),
+            );
+        self.warnings.into_iter().fold(payload, Payload::warn)
+    }
+}

@@ -1,0 +1,637 @@
+//! What the seven `nav_*` tools share: the position argument, anchors, and the mapping of
+//! language-server errors to contract codes.
+//!
+//! Positions on the MCP surface are 1-based lines and 1-based UTF-16 columns; the LSP pool
+//! speaks 0-based lines and 0-based UTF-16 columns. The conversion is `-1` / `+1` on both,
+//! done here and nowhere else. Paths the servers return are made root-relative; results
+//! outside the root (library code) are kept, marked `external: true`, shown by absolute
+//! path without a snippet (navmap reads nothing outside the root), and ranked last.
+//!
+//! A `nodeId` in place of a position needs the bridge (`resolve`, map node → live
+//! position). Until it is wired, [`Target::from_args`] answers a `nodeId` with a
+//! `BAD_ARGS` naming the position arguments: that one function is the hook.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use navmap_envelope::{ErrorCode, ToolError};
+use navmap_language::Language;
+use navmap_lsp::{DocumentSymbol, Location, LspError, Position, SymbolKind};
+use serde_json::{Value, json};
+
+use super::{Args, Param};
+use crate::ServerContext;
+
+/// The arguments of every position tool.
+pub fn position_params() -> [Param; 4] {
+    [
+        Param::string("file", "File relative to the root (with line)."),
+        Param::integer("line", "1-based line.", 1, 10_000_000),
+        Param::integer("col", "1-based column in UTF-16 units.", 1, 1_000_000).default(1),
+        Param::string(
+            "nodeId",
+            "A map node ID instead of file/line/col (needs resolve; not wired yet).",
+        ),
+    ]
+}
+
+/// Lines of stderr passed on in `LSP_FAILED` and `map_status`.
+pub const STDERR_LINES: usize = 10;
+
+/// A validated position in a file of the root.
+pub struct Target {
+    /// Root-relative, `/`-separated.
+    pub rel: String,
+    pub abs: PathBuf,
+    pub lang: Arc<Language>,
+    /// 1-based, as the caller gave it.
+    pub line: u32,
+    pub col: u32,
+    /// The LSP position (0-based, UTF-16).
+    pub pos: Position,
+    /// The source line, if it exists.
+    pub line_text: Option<String>,
+}
+
+impl Target {
+    /// `{file, line, col}` → a target. `BAD_ARGS` for a missing or escaping path,
+    /// `FILE_DELETED` for a file that is gone, `LSP_UNAVAILABLE` for a language without a
+    /// server.
+    pub fn from_args(ctx: &ServerContext, args: &Args) -> Result<Target, ToolError> {
+        if args.opt_str("nodeId").is_some() {
+            // Hook for `resolve`: map the node ID to its live position here.
+            return Err(args.bad(
+                "nodeId",
+                "nodeId positions need the resolve bridge, which is not available yet; pass file and line (and col) instead",
+            ));
+        }
+        let Some(file) = args.opt_str("file") else {
+            return Err(args.bad("file", "pass file and line (or nodeId)"));
+        };
+        let Some(line) = args.opt_int("line") else {
+            return Err(args.bad("line", "pass line with file"));
+        };
+        let col = args.opt_int("col").unwrap_or(1);
+        let mut t = Target::file(ctx, "file", file)?;
+        t.line = line as u32;
+        t.col = col as u32;
+        t.pos = Position::new(t.line - 1, t.col - 1);
+        t.line_text = read_root_file(&t.abs).and_then(|text| {
+            text.lines()
+                .nth(t.line as usize - 1)
+                .map(|l| l.trim_end_matches('\r').to_string())
+        });
+        Ok(t)
+    }
+
+    /// A whole file (nav_symbols), checked the same way.
+    pub fn file(ctx: &ServerContext, field: &str, file: &str) -> Result<Target, ToolError> {
+        let rel = ctx.resolve_file(field, file)?;
+        let abs = ctx.root.join(&rel);
+        if !abs.is_file() {
+            return Err(ToolError::new(
+                ErrorCode::FileDeleted,
+                format!("{rel} does not exist"),
+                "Use map_search to find the symbol's current file.",
+            )
+            .with_extra("file", rel));
+        }
+        let lang = ctx
+            .languages
+            .for_path(&rel)
+            .cloned()
+            .ok_or_else(|| no_server(&format!("no language navmap knows claims {rel}")))?;
+        if lang.manifest.lsp.is_none() {
+            return Err(no_server(&format!(
+                "language `{}` has no language server configured",
+                lang.id()
+            )));
+        }
+        Ok(Target {
+            rel,
+            abs,
+            lang,
+            line: 1,
+            col: 1,
+            pos: Position::new(0, 0),
+            line_text: None,
+        })
+    }
+
+    /// The identifier at (or just before) the column, if any.
+    pub fn word(&self) -> Option<String> {
+        let text = self.line_text.as_ref()?;
+        word_at(text, self.col as usize - 1)
+    }
+
+    /// `SYMBOL_NOT_FOUND` unless an identifier is at (or just before) the column: a
+    /// position on whitespace, punctuation or past the end of the line or file.
+    pub fn require_word(&self) -> Result<String, ToolError> {
+        self.word().ok_or_else(|| {
+            let why = match &self.line_text {
+                None => format!("{} has no line {}", self.rel, self.line),
+                Some(_) => format!(
+                    "no symbol at {}:{}:{} (whitespace or punctuation)",
+                    self.rel, self.line, self.col
+                ),
+            };
+            ToolError::new(
+                ErrorCode::SymbolNotFound,
+                why,
+                "Point line/col at an identifier; nav_symbols lists this file's symbols with positions.",
+            )
+            .with_extra("file", self.rel.clone())
+        })
+    }
+
+    /// `{file, line, col, name?, snippet?}` of the position asked about.
+    pub fn json(&self) -> Value {
+        let mut v = json!({"file": self.rel, "line": self.line, "col": self.col});
+        if let Some(w) = self.word() {
+            v["name"] = Value::from(w);
+        }
+        if let Some(s) = self.line_text.as_deref().map(snippet) {
+            v["snippet"] = Value::from(s);
+        }
+        v
+    }
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// The identifier covering UTF-16 column `col0` (0-based), or ending right before it.
+pub fn word_at(line: &str, col0: usize) -> Option<String> {
+    let chars: Vec<(usize, char)> = {
+        let mut unit = 0;
+        line.chars()
+            .map(|c| {
+                let at = unit;
+                unit += c.len_utf16();
+                (at, c)
+            })
+            .collect()
+    };
+    // The char whose UTF-16 span covers col0; else the one just before (cursor at a word's end).
+    let idx = chars
+        .iter()
+        .position(|(at, c)| *at <= col0 && col0 < at + c.len_utf16());
+    let idx = match idx {
+        Some(i) if is_ident(chars[i].1) => i,
+        Some(i) if i > 0 && is_ident(chars[i - 1].1) && chars[i].0 == col0 => i - 1,
+        None if !chars.is_empty()
+            && is_ident(chars[chars.len() - 1].1)
+            && col0 == line.encode_utf16().count() =>
+        {
+            chars.len() - 1
+        }
+        _ => return None,
+    };
+    let mut start = idx;
+    while start > 0 && is_ident(chars[start - 1].1) {
+        start -= 1;
+    }
+    let mut end = idx;
+    while end + 1 < chars.len() && is_ident(chars[end + 1].1) {
+        end += 1;
+    }
+    Some(chars[start..=end].iter().map(|(_, c)| c).collect())
+}
+
+/// The trimmed source line, at most 160 characters.
+pub fn snippet(line: &str) -> String {
+    let t = line.trim();
+    if t.chars().count() > 160 {
+        let mut s: String = t.chars().take(159).collect();
+        s.push('…');
+        s
+    } else {
+        t.to_string()
+    }
+}
+
+/// Reads a file of the root as text (lossy), `None` when unreadable.
+pub fn read_root_file(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Turns the servers' absolute paths into anchors, reading each root file once.
+pub struct Anchors<'a> {
+    ctx: &'a ServerContext,
+    files: HashMap<PathBuf, Option<Arc<Vec<String>>>>,
+}
+
+/// Where a path lies.
+pub enum Place {
+    Root(String),
+    External(String),
+}
+
+impl<'a> Anchors<'a> {
+    pub fn new(ctx: &'a ServerContext) -> Self {
+        Anchors {
+            ctx,
+            files: HashMap::new(),
+        }
+    }
+
+    /// Root-relative when inside the root (also through the canonical form), else external.
+    pub fn place(&self, path: &Path) -> Place {
+        if let Ok(rel) = path.strip_prefix(&self.ctx.root) {
+            return Place::Root(rel.to_string_lossy().replace('\\', "/"));
+        }
+        if let Ok(real) = path.canonicalize()
+            && let Ok(rel) = real.strip_prefix(&self.ctx.root)
+        {
+            return Place::Root(rel.to_string_lossy().replace('\\', "/"));
+        }
+        Place::External(path.display().to_string())
+    }
+
+    fn line(&mut self, rel: &str, line0: u32) -> Option<String> {
+        let abs = self.ctx.root.join(rel);
+        let lines = self
+            .files
+            .entry(abs.clone())
+            .or_insert_with(|| {
+                read_root_file(&abs).map(|t| {
+                    Arc::new(
+                        t.lines()
+                            .map(|l| l.trim_end_matches('\r').to_string())
+                            .collect(),
+                    )
+                })
+            })
+            .clone()?;
+        lines.get(line0 as usize).cloned()
+    }
+
+    /// An anchor `{file, line, col, endLine?, snippet?, external?}` for a range start in
+    /// `path`; `end_line0` adds `endLine` when the construct spans lines.
+    pub fn anchor(&mut self, path: &Path, start: Position, end_line0: Option<u32>) -> Value {
+        let mut v = match self.place(path) {
+            Place::Root(rel) => {
+                let mut v =
+                    json!({"file": rel, "line": start.line + 1, "col": start.character + 1});
+                if let Some(text) = self.line(&rel, start.line) {
+                    v["snippet"] = Value::from(snippet(&text));
+                }
+                v
+            }
+            Place::External(abs) => json!({
+                "file": abs, "line": start.line + 1, "col": start.character + 1, "external": true
+            }),
+        };
+        if let Some(end) = end_line0.filter(|e| *e > start.line) {
+            v["endLine"] = Value::from(end + 1);
+        }
+        v
+    }
+
+    /// The anchor of a server location: the name's position, `endLine` of the whole
+    /// construct when the server gave it.
+    pub fn location(&mut self, loc: &Location) -> Value {
+        self.anchor(
+            &loc.path,
+            loc.range.start,
+            loc.full_range.map(|r| r.end.line),
+        )
+    }
+}
+
+/// Best first: inside the root before external, then by file, then by line and column.
+pub fn by_place_file_line(a: &Value, b: &Value) -> std::cmp::Ordering {
+    let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
+    ext(a)
+        .cmp(&ext(b))
+        .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
+        .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
+        .then_with(|| a["col"].as_u64().cmp(&b["col"].as_u64()))
+}
+
+/// Externals last, order otherwise kept (a stable sort).
+pub fn externals_last(items: &mut [Value]) {
+    items.sort_by_key(|v| v["external"].as_bool().unwrap_or(false));
+}
+
+/// The cursor generation of a nav answer: a hash of its content, so a cursor from an
+/// answer that has since changed is `CURSOR_STALE`, never a wrong page.
+pub fn content_generation(data: &Value) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    data.to_string().hash(&mut h);
+    h.finish() | 1
+}
+
+/// The contract's LSP symbol-kind names (lowercase, LSP spelling).
+pub fn kind_name(kind: SymbolKind) -> &'static str {
+    match kind {
+        SymbolKind::FILE => "file",
+        SymbolKind::MODULE => "module",
+        SymbolKind::NAMESPACE => "namespace",
+        SymbolKind::PACKAGE => "package",
+        SymbolKind::CLASS => "class",
+        SymbolKind::METHOD => "method",
+        SymbolKind::PROPERTY => "property",
+        SymbolKind::FIELD => "field",
+        SymbolKind::CONSTRUCTOR => "constructor",
+        SymbolKind::ENUM => "enum",
+        SymbolKind::INTERFACE => "interface",
+        SymbolKind::FUNCTION => "function",
+        SymbolKind::VARIABLE => "variable",
+        SymbolKind::CONSTANT => "constant",
+        SymbolKind::STRING => "string",
+        SymbolKind::NUMBER => "number",
+        SymbolKind::BOOLEAN => "boolean",
+        SymbolKind::ARRAY => "array",
+        SymbolKind::OBJECT => "object",
+        SymbolKind::KEY => "key",
+        SymbolKind::NULL => "null",
+        SymbolKind::ENUM_MEMBER => "enum_member",
+        SymbolKind::STRUCT => "struct",
+        SymbolKind::EVENT => "event",
+        SymbolKind::OPERATOR => "operator",
+        SymbolKind::TYPE_PARAMETER => "type_parameter",
+        _ => "unknown",
+    }
+}
+
+fn no_server(why: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::LspUnavailable,
+        why.to_string(),
+        "No language server navigates this file; map_search and map_neighbors still work.",
+    )
+}
+
+/// What the caller should try when a capability is missing, per tool.
+pub struct Fallback {
+    pub hint: &'static str,
+}
+
+/// Maps a pool error to the contract's error codes.
+pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolError {
+    match err {
+        LspError::NoServer { what } => {
+            no_server(&format!("no language server configured for {what}"))
+        }
+        LspError::Unavailable {
+            command,
+            install_hint,
+        } => ToolError::new(
+            ErrorCode::LspUnavailable,
+            format!("the {lang} language server `{command}` is not installed"),
+            format!("Install it with: {install_hint} (map_* tools work without it)."),
+        )
+        .with_extra("installCommand", install_hint)
+        .with_extra("language", lang),
+        LspError::NotReady { detail, waited } => ToolError::new(
+            ErrorCode::LspNotReady,
+            format!(
+                "the {lang} language server is still {detail} after {:.1}s",
+                waited.as_secs_f64()
+            ),
+            "Retry shortly; meanwhile map_search / map_neighbors answer from the map.",
+        )
+        .with_extra("language", lang),
+        LspError::Failed {
+            reason,
+            stderr_tail,
+        } => {
+            let tail: Vec<String> = stderr_tail
+                .iter()
+                .rev()
+                .take(STDERR_LINES)
+                .rev()
+                .cloned()
+                .collect();
+            ToolError::new(
+                ErrorCode::LspFailed,
+                format!("the {lang} language server failed: {reason}"),
+                "map_status shows its state and stderr; map_* tools still work.",
+            )
+            .with_extra("language", lang)
+            .with_extra("stderrTail", tail)
+        }
+        LspError::Timeout { method, after } => ToolError::new(
+            ErrorCode::LspTimeout,
+            format!(
+                "the {lang} language server did not answer {method} within {}s (cancelled)",
+                after.as_secs()
+            ),
+            "Retry, narrow the question, or use map_neighbors / map_search.",
+        )
+        .with_extra("language", lang),
+        LspError::NoCapability { capability } => ToolError::new(
+            ErrorCode::LspFailed,
+            format!("the {lang} language server does not support {capability}"),
+            fallback
+                .map(|f| f.hint)
+                .unwrap_or("Use the map_* tools for this question."),
+        )
+        .with_extra("language", lang)
+        .with_extra("capability", capability),
+        LspError::Server { code, message } => ToolError::new(
+            ErrorCode::LspFailed,
+            format!("the {lang} language server answered error {code}: {message}"),
+            "Retry; if it persists, map_status shows the server's state.",
+        )
+        .with_extra("language", lang),
+        LspError::Io { context, source } => {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                ToolError::new(
+                    ErrorCode::FileDeleted,
+                    format!("{context} does not exist"),
+                    "Use map_search to find the symbol's current file.",
+                )
+            } else {
+                ToolError::internal(format!("{context}: {source}"))
+            }
+        }
+    }
+}
+
+/// A flattened outline entry (pre-order) with its depth and container.
+pub struct FlatSymbol<'a> {
+    pub sym: &'a DocumentSymbol,
+    pub depth: usize,
+    pub container: Option<&'a str>,
+}
+
+pub fn flatten(symbols: &[DocumentSymbol]) -> Vec<FlatSymbol<'_>> {
+    fn walk<'a>(
+        list: &'a [DocumentSymbol],
+        depth: usize,
+        container: Option<&'a str>,
+        out: &mut Vec<FlatSymbol<'a>>,
+    ) {
+        for s in list {
+            out.push(FlatSymbol {
+                sym: s,
+                depth,
+                container,
+            });
+            walk(&s.children, depth + 1, Some(&s.name), out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(symbols, 0, None, &mut out);
+    out
+}
+
+/// The innermost symbol whose range contains `pos` (for snapping).
+pub fn enclosing(symbols: &[DocumentSymbol], pos: Position) -> Option<&DocumentSymbol> {
+    let mut best: Option<&DocumentSymbol> = None;
+    for f in flatten(symbols) {
+        let r = f.sym.range;
+        if r.start <= pos && pos <= r.end {
+            let smaller = best.is_none_or(|b| {
+                (r.end.line - r.start.line) <= (b.range.end.line - b.range.start.line)
+            });
+            if smaller {
+                best = Some(f.sym);
+            }
+        }
+    }
+    best
+}
+
+/// Up to five outline entries nearest to `line0`, for `SYMBOL_NOT_FOUND` extras.
+pub fn nearby(symbols: &[DocumentSymbol], line0: u32) -> Vec<Value> {
+    let mut flat = flatten(symbols);
+    flat.sort_by_key(|f| f.sym.selection_range.start.line.abs_diff(line0));
+    flat.into_iter()
+        .take(5)
+        .map(|f| {
+            json!({
+                "name": f.sym.name,
+                "kind": kind_name(f.sym.kind),
+                "line": f.sym.selection_range.start.line + 1,
+                "col": f.sym.selection_range.start.character + 1,
+            })
+        })
+        .collect()
+}
+
+/// `SYMBOL_NOT_FOUND` with the file's nearby symbols (asked of the server; left out when
+/// it cannot say).
+pub async fn symbol_not_found(ctx: &ServerContext, t: &Target, err: ToolError) -> ToolError {
+    match ctx.lsp.document_symbols(&t.abs).await {
+        Ok(outline) if !outline.value.is_empty() => {
+            err.with_extra("nearbySymbols", nearby(&outline.value, t.pos.line))
+        }
+        _ => err,
+    }
+}
+
+/// `map_status.lsp`: `{<lang>: {state, command, pid?, uptime?, detail?, stderrTail?}}`
+/// for every language with a server configured. Starts nothing: an unstarted server is
+/// `unspawned`, or `unavailable` when its binary is not on the PATH.
+pub fn lsp_status(ctx: &ServerContext) -> Value {
+    let mut out = serde_json::Map::new();
+    for s in ctx.lsp.status() {
+        let mut v = json!({"state": s.state.as_str(), "command": s.command.join(" ")});
+        if let Some(pid) = s.pid {
+            v["pid"] = Value::from(pid);
+        }
+        if let Some(up) = s.uptime {
+            v["uptime"] = Value::from(up.as_secs());
+        }
+        if let Some(d) = s.detail {
+            v["detail"] = Value::from(d);
+        }
+        if !s.stderr_tail.is_empty() {
+            let tail: Vec<String> = s
+                .stderr_tail
+                .iter()
+                .rev()
+                .take(STDERR_LINES)
+                .rev()
+                .cloned()
+                .collect();
+            v["stderrTail"] = Value::from(tail);
+        }
+        out.insert(s.language, v);
+    }
+    Value::Object(out)
+}
+
+/// The languages (with a server configured) that have files in the root, found by a
+/// bounded walk that skips hidden folders and dependency/build folders. The map knows
+/// this better; this keeps the nav tools independent of it.
+pub fn root_languages(ctx: &ServerContext) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let wanted = ctx
+        .languages
+        .all()
+        .iter()
+        .filter(|l| l.manifest.lsp.is_some())
+        .count();
+    let mut queue = std::collections::VecDeque::from([ctx.root.clone()]);
+    let mut seen = 0usize;
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > 20_000 || found.len() == wanted {
+                return found;
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.')
+                || matches!(
+                    name.as_ref(),
+                    "node_modules" | "target" | "vendor" | "__pycache__"
+                )
+            {
+                continue;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                queue.push_back(entry.path());
+            } else if let Some(lang) = ctx.languages.for_path(&name)
+                && lang.manifest.lsp.is_some()
+                && !found.iter().any(|f| f == lang.id())
+            {
+                found.push(lang.id().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_by_utf16_column() {
+        let line = r#"    note, ok = "🚀 café", store.refresh(key)"#;
+        // `refresh` starts at 1-based UTF-16 column 33 (the emoji is two units).
+        assert_eq!(word_at(line, 32).as_deref(), Some("refresh"));
+        assert_eq!(word_at(line, 38).as_deref(), Some("refresh"));
+        // Right after the word (a cursor at its end) still names it.
+        assert_eq!(word_at(line, 39).as_deref(), Some("refresh"));
+        assert_eq!(word_at(line, 0), None);
+        assert_eq!(word_at(line, 19).as_deref(), Some("café"));
+        // Inside the emoji (between its two UTF-16 units) and on the space after it.
+        assert_eq!(word_at(line, 17), None);
+        assert_eq!(word_at(line, 18), None);
+        assert_eq!(word_at("x", 1).as_deref(), Some("x"));
+        assert_eq!(word_at("x", 5), None);
+    }
+
+    #[test]
+    fn snippets_are_trimmed_and_capped() {
+        assert_eq!(snippet("   a = 1  "), "a = 1");
+        let long = "x".repeat(300);
+        assert_eq!(snippet(&long).chars().count(), 160);
+    }
+}

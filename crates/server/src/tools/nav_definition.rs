@@ -1,0 +1,67 @@
+//! `nav_definition {file, line, col = 1 | nodeId}`: where the symbol at a position is
+//! defined, from the live language server → `{target, locations: [anchor], complete}`.
+
+use std::sync::Arc;
+
+use navmap_envelope::{ListSpec, Payload};
+use serde_json::json;
+
+use super::nav_common::{
+    Anchors, Target, content_generation, externals_last, lsp_error, symbol_not_found,
+};
+use super::{Args, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct NavDefinition;
+
+impl Tool for NavDefinition {
+    fn name(&self) -> &'static str {
+        "nav_definition"
+    }
+
+    fn description(&self) -> &'static str {
+        "Go to the definition of the symbol at file/line/col (live language server, exact). Library results are marked external."
+    }
+
+    fn params(&self) -> Params {
+        super::nav_common::position_params()
+            .into_iter()
+            .fold(Params::new(), Params::param)
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let t = Target::from_args(ctx, &args)?;
+            let name = match t.require_word() {
+                Ok(n) => n,
+                Err(e) => return Err(symbol_not_found(ctx, &t, e).await),
+            };
+            let answer = ctx
+                .lsp
+                .definition(&t.abs, t.pos)
+                .await
+                .map_err(|e| lsp_error(e, t.lang.id(), None))?;
+            let mut anchors = Anchors::new(ctx);
+            let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
+            externals_last(&mut locations);
+            let empty = locations.is_empty();
+            let data = json!({
+                "target": t.json(),
+                "locations": locations,
+                "complete": answer.complete,
+            });
+            let mut payload = Payload::new(data.clone())
+                .generation(content_generation(&data))
+                .list(
+                    ListSpec::new("/locations", "locations")
+                        .narrowing("Pass a more specific position"),
+                );
+            if empty {
+                payload = payload.warn(format!(
+                    "The language server knows no definition of `{name}` (a builtin, a dynamic name, or code it cannot see)."
+                ));
+            }
+            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+        })
+    }
+}

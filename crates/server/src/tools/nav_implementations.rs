@@ -1,0 +1,66 @@
+//! `nav_implementations {file, line, col = 1 | nodeId}`: implementations of the
+//! interface / trait / abstract member at a position → `{target, locations, complete}`.
+//! A server without `implementationProvider` is `LSP_FAILED` whose hint names the map's
+//! `extends` / `implements` edges.
+
+use std::sync::Arc;
+
+use navmap_envelope::{ListSpec, Payload};
+use serde_json::json;
+
+use super::nav_common::{
+    Anchors, Fallback, Target, by_place_file_line, content_generation, lsp_error, symbol_not_found,
+};
+use super::{Args, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct NavImplementations;
+
+const HINT: &str = "This server cannot list implementations: use map_neighbors on the type's node ID with direction: in, edgeKinds: [extends, implements].";
+
+impl Tool for NavImplementations {
+    fn name(&self) -> &'static str {
+        "nav_implementations"
+    }
+
+    fn description(&self) -> &'static str {
+        "Implementations of the interface, trait or abstract member at file/line/col (live language server)."
+    }
+
+    fn params(&self) -> Params {
+        super::nav_common::position_params()
+            .into_iter()
+            .fold(Params::new(), Params::param)
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let t = Target::from_args(ctx, &args)?;
+            if let Err(e) = t.require_word() {
+                return Err(symbol_not_found(ctx, &t, e).await);
+            }
+            let answer = ctx
+                .lsp
+                .implementation(&t.abs, t.pos)
+                .await
+                .map_err(|e| lsp_error(e, t.lang.id(), Some(Fallback { hint: HINT })))?;
+            let mut anchors = Anchors::new(ctx);
+            let locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
+            let total = locations.len();
+            let data = json!({
+                "target": t.json(),
+                "locations": locations,
+                "total": total,
+                "complete": answer.complete,
+            });
+            let payload = Payload::new(data.clone())
+                .generation(content_generation(&data))
+                .list(
+                    ListSpec::new("/locations", "implementations")
+                        .ranked_by(by_place_file_line)
+                        .narrowing("Pass the position of a more specific member"),
+                );
+            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+        })
+    }
+}

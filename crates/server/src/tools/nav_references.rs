@@ -1,0 +1,167 @@
+//! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
+//! every reference to the symbol at a position, from the live language server →
+//! `{target, locations: [anchor], total, files, complete}`.
+//!
+//! Ranked by file then line (externals last); `fileFilter` is a glob (`src/**/*.py`; a
+//! glob without `/` also matches file names) or a path prefix (`src/`), and `total`
+//! counts after the filter. A filtered answer is a lower bound of all references, so
+//! `complete` is false then.
+
+use std::sync::Arc;
+
+use globset::{GlobBuilder, GlobMatcher};
+use navmap_envelope::{ListSpec, Payload};
+use serde_json::{Value, json};
+
+use super::nav_common::{
+    Anchors, Target, by_place_file_line, content_generation, lsp_error, position_params,
+    symbol_not_found,
+};
+use super::{Args, Param, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct NavReferences;
+
+/// A `fileFilter`: a glob or a path prefix.
+pub enum FileFilter {
+    Prefix(String),
+    Glob {
+        matcher: GlobMatcher,
+        basename: bool,
+    },
+}
+
+impl FileFilter {
+    pub fn parse(args: &Args, raw: &str) -> Result<FileFilter, navmap_envelope::ToolError> {
+        let raw = raw.trim().trim_start_matches("./");
+        if raw.contains(['*', '?', '[', '{']) {
+            let glob = GlobBuilder::new(raw)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| args.bad("fileFilter", &format!("not a valid glob: {e}")))?;
+            Ok(FileFilter::Glob {
+                matcher: glob.compile_matcher(),
+                basename: !raw.contains('/'),
+            })
+        } else {
+            Ok(FileFilter::Prefix(raw.to_string()))
+        }
+    }
+
+    pub fn matches(&self, file: &str) -> bool {
+        match self {
+            FileFilter::Prefix(p) => file.starts_with(p.as_str()),
+            FileFilter::Glob { matcher, basename } => {
+                matcher.is_match(file)
+                    || (*basename && matcher.is_match(file.rsplit('/').next().unwrap_or(file)))
+            }
+        }
+    }
+}
+
+impl Tool for NavReferences {
+    fn name(&self) -> &'static str {
+        "nav_references"
+    }
+
+    fn description(&self) -> &'static str {
+        "All references to the symbol at file/line/col (live language server), grouped by file then line. fileFilter (glob or path prefix) scopes them."
+    }
+
+    fn params(&self) -> Params {
+        position_params()
+            .into_iter()
+            .fold(Params::new(), Params::param)
+            .param(
+                Param::boolean("includeDeclaration", "Also list the declaration itself.")
+                    .default(false),
+            )
+            .param(Param::string(
+                "fileFilter",
+                "Only references in files matching this glob (src/**/*.ts) or path prefix (src/).",
+            ))
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let t = Target::from_args(ctx, &args)?;
+            let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
+                Some(f) => Some(FileFilter::parse(&args, f)?),
+                None => None,
+            };
+            if let Err(e) = t.require_word() {
+                return Err(symbol_not_found(ctx, &t, e).await);
+            }
+            let include = args.opt_bool("includeDeclaration").unwrap_or(false);
+            let answer = ctx
+                .lsp
+                .references(&t.abs, t.pos, include)
+                .await
+                .map_err(|e| lsp_error(e, t.lang.id(), None))?;
+            let mut anchors = Anchors::new(ctx);
+            let before = answer.value.len();
+            let mut locations: Vec<Value> = answer
+                .value
+                .iter()
+                .map(|l| anchors.location(l))
+                .filter(|a| {
+                    filter
+                        .as_ref()
+                        .is_none_or(|f| f.matches(a["file"].as_str().unwrap_or("")))
+                })
+                .collect();
+            locations.sort_by(by_place_file_line);
+            let total = locations.len();
+            let mut files: Vec<&str> = locations
+                .iter()
+                .filter_map(|l| l["file"].as_str())
+                .collect();
+            files.dedup();
+            let files = files.len();
+            let data = json!({
+                "target": t.json(),
+                "locations": locations,
+                "total": total,
+                "files": files,
+                "complete": answer.complete && filter.is_none(),
+            });
+            let mut payload = Payload::new(data.clone())
+                .generation(content_generation(&data))
+                .list(
+                    ListSpec::new("/locations", "references")
+                        .ranked_by(by_place_file_line)
+                        .narrowing("Pass fileFilter:'src/' to scope"),
+                );
+            if filter.is_some() && total < before {
+                payload = payload.warn(format!("fileFilter kept {total} of {before} references."));
+            }
+            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args() -> Args {
+        Params::new()
+            .param(Param::string("fileFilter", ""))
+            .validate("nav_references", None)
+            .unwrap()
+    }
+
+    #[test]
+    fn globs_and_prefixes() {
+        let f = |s: &str| FileFilter::parse(&args(), s).unwrap();
+        assert!(f("src/").matches("src/a.ts"));
+        assert!(!f("src/").matches("lib/src/a.ts"));
+        assert!(f("./shop").matches("shop/api.py"));
+        assert!(f("src/**/*.ts").matches("src/util/email.ts"));
+        assert!(f("src/*.ts").matches("src/api.ts"));
+        assert!(!f("src/*.ts").matches("src/util/email.ts"));
+        assert!(f("*.py").matches("shop/util/token.py"));
+        assert!(!f("*.py").matches("shop/util/token.ts"));
+        assert!(FileFilter::parse(&args(), "src/[").is_err());
+    }
+}

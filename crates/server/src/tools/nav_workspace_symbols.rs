@@ -1,0 +1,158 @@
+//! `nav_workspaceSymbols {query (≥ 3 chars), limit ≤ 200 = 50}`: live symbol search
+//! across every language server available for the root's languages →
+//! `{query, results: [{name, kind, container?, file, line, col, language, external?}],
+//! total, complete, languages}`.
+//!
+//! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
+//! inside the root before external. A server that is missing or fails is a warning
+//! naming it (its symbols are absent), never silence; only when no server could answer at
+//! all is it an error.
+
+use std::sync::Arc;
+
+use navmap_envelope::{ListSpec, Payload};
+use navmap_lsp::LspError;
+use serde_json::{Value, json};
+
+use super::nav_common::{Anchors, Place, content_generation, kind_name, lsp_error, root_languages};
+use super::{Args, Param, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct NavWorkspaceSymbols;
+
+fn match_rank(name: &str, query: &str) -> u8 {
+    let (n, q) = (name.to_lowercase(), query.to_lowercase());
+    if name == query {
+        0
+    } else if n == q {
+        1
+    } else if n.starts_with(&q) {
+        2
+    } else if n.contains(&q) {
+        3
+    } else {
+        4
+    }
+}
+
+impl Tool for NavWorkspaceSymbols {
+    fn name(&self) -> &'static str {
+        "nav_workspaceSymbols"
+    }
+
+    fn description(&self) -> &'static str {
+        "Live symbol search across the root's language servers (exact names first). Slower than map_search but current."
+    }
+
+    fn params(&self) -> Params {
+        Params::new()
+            .param(
+                Param::string("query", "Symbol name or part of it.")
+                    .min_len(3)
+                    .required(),
+            )
+            .param(Param::integer("limit", "Maximum results.", 1, 200).default(50))
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let query = args.str("query")?.to_string();
+            let limit = args.int("limit")? as usize;
+            let langs = root_languages(ctx);
+            let lang_refs: Vec<&str> = langs.iter().map(String::as_str).collect();
+            let answers = ctx.lsp.workspace_symbols_all(&lang_refs, &query).await;
+
+            let anchors = Anchors::new(ctx);
+            let mut results: Vec<(u8, Value)> = Vec::new();
+            let mut warnings = Vec::new();
+            let mut complete = true;
+            let mut answered = Vec::new();
+            let mut first_error = None;
+            for (lang, answer) in answers {
+                match answer {
+                    Ok(a) => {
+                        answered.push(lang.clone());
+                        complete &= a.complete;
+                        warnings.extend(a.warnings.into_iter().map(|w| format!("{lang}: {w}")));
+                        for s in a.value {
+                            let pos = s.range.map(|r| r.start).unwrap_or_default();
+                            let mut v = match anchors.place(&s.path) {
+                                Place::Root(rel) => json!({"file": rel}),
+                                Place::External(abs) => json!({"file": abs, "external": true}),
+                            };
+                            v["name"] = Value::from(s.name.clone());
+                            v["kind"] = Value::from(kind_name(s.kind));
+                            if let Some(c) = &s.container {
+                                v["container"] = Value::from(c.clone());
+                            }
+                            v["line"] = Value::from(pos.line + 1);
+                            v["col"] = Value::from(pos.character + 1);
+                            v["language"] = Value::from(lang.clone());
+                            results.push((match_rank(&s.name, &query), v));
+                        }
+                    }
+                    Err(e) => {
+                        complete = false;
+                        let why = match &e {
+                            LspError::Unavailable {
+                                command,
+                                install_hint,
+                            } => format!(
+                                "{lang}: language server `{command}` is not installed ({install_hint}); its symbols are missing."
+                            ),
+                            other => format!(
+                                "{lang}: no workspace symbols ({other}); its symbols are missing."
+                            ),
+                        };
+                        warnings.push(why);
+                        first_error.get_or_insert((lang, e));
+                    }
+                }
+            }
+            if answered.is_empty() {
+                return Err(match first_error {
+                    Some((lang, e)) => lsp_error(e, &lang, None),
+                    None => navmap_envelope::ToolError::new(
+                        navmap_envelope::ErrorCode::LspUnavailable,
+                        "no file of a language with a language server was found in the root",
+                        "map_search searches the map instead.",
+                    ),
+                });
+            }
+            results.sort_by(|(ra, a), (rb, b)| {
+                let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
+                // Among equal matches, declarations of types and functions before
+                // variables (re-exports are often reported as variables).
+                let minor = |v: &Value| {
+                    matches!(
+                        v["kind"].as_str(),
+                        Some("variable" | "constant" | "module" | "field" | "property")
+                    )
+                };
+                ra.cmp(rb)
+                    .then(ext(a).cmp(&ext(b)))
+                    .then(minor(a).cmp(&minor(b)))
+                    .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
+                    .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
+            });
+            let total = results.len();
+            let results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
+            if total > limit {
+                warnings.push(format!(
+                    "Showing {limit} of {total} matches; pass a longer query or raise limit."
+                ));
+            }
+            let data = json!({
+                "query": query,
+                "results": results,
+                "total": total,
+                "complete": complete && total <= limit,
+                "languages": answered,
+            });
+            let payload = Payload::new(data.clone())
+                .generation(content_generation(&data))
+                .list(ListSpec::new("/results", "symbols").narrowing("Pass a longer query"));
+            Ok(warnings.into_iter().fold(payload, Payload::warn))
+        })
+    }
+}

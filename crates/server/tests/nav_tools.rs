@@ -1,0 +1,636 @@
+//! The seven nav_* tools through a real MCP client (rmcp, child process) against the built
+//! `navmap` binary, with real language servers on the fixtures (known answers:
+//! fixtures/README.md) and the fake server of `tests/fake-lsp` for the faults.
+//!
+//! pyright and typescript-language-server come from `.tools/` (scripts/install-servers.sh);
+//! with `CI` set their absence fails the tests, otherwise the tests say "skipped". Each
+//! test prints which servers ran.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tools_path() -> String {
+    let tools = repo().join(".tools/node_modules/.bin");
+    let tools = tools.canonicalize().unwrap_or(tools);
+    format!(
+        "{}:{}",
+        tools.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn require(program: &str, required_in_ci: bool) -> bool {
+    let found = tools_path()
+        .split(':')
+        .any(|d| Path::new(d).join(program).is_file());
+    if found {
+        eprintln!("server ran: {program}");
+        return true;
+    }
+    if required_in_ci && std::env::var_os("CI").is_some() {
+        panic!("{program} is not installed but CI is set: run scripts/install-servers.sh");
+    }
+    eprintln!("skipped: {program} not installed");
+    false
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("navmap-nav-")
+        .tempdir()
+        .unwrap();
+    copy_dir(&repo().join("fixtures").join(name), dir.path());
+    dir
+}
+
+/// The fake language server, built on first use.
+fn fake_lsp() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().unwrap();
+            let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+            let mut args = vec!["build", "--quiet", "-p", "fake-lsp"];
+            if profile_dir.ends_with("release") {
+                args.push("--release");
+            }
+            let status = std::process::Command::new(env!("CARGO"))
+                .args(args)
+                .current_dir(repo())
+                .status()
+                .expect("cargo build -p fake-lsp");
+            assert!(status.success());
+            profile_dir.join("fake-lsp")
+        })
+        .clone()
+}
+
+async fn client(root: &Path, env: &[(&str, String)]) -> RunningService<RoleClient, ()> {
+    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
+        cmd.arg("serve").arg("--root").arg(root);
+        cmd.env("PATH", tools_path());
+        for (k, _) in std::env::vars() {
+            if k.starts_with("NAVMAP_") || k.starts_with("FAKE_LSP_") {
+                cmd.env_remove(k);
+            }
+        }
+        // Fixture copies live in temp dirs: keep the map there too.
+        cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+    }))
+    .expect("spawn navmap serve");
+    ().serve(transport).await.expect("initialize")
+}
+
+async fn call(c: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> Value {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    params.arguments = args.as_object().cloned();
+    let result = c
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+    let text = &result.content[0].as_text().expect("text").text;
+    let env: Value = serde_json::from_str(text).expect("a JSON envelope");
+    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
+    if env["ok"] == true {
+        let tb = &env["tokenBudget"];
+        assert!(tb["used"].as_u64().unwrap() <= tb["max"].as_u64().unwrap());
+    }
+    env
+}
+
+fn ok(env: &Value) -> &Value {
+    assert_eq!(env["ok"], true, "{env}");
+    &env["data"]
+}
+
+fn err_code(env: &Value) -> &str {
+    assert_eq!(env["ok"], false, "{env}");
+    env["error"]["code"].as_str().unwrap()
+}
+
+fn has(list: &Value, pred: impl Fn(&Value) -> bool) -> bool {
+    list.as_array().unwrap().iter().any(pred)
+}
+
+fn at(v: &Value, file: &str, line: u64) -> bool {
+    v["file"] == file && v["line"] == line
+}
+
+fn process_alive(pid: u64) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+async fn gone(pid: u64) -> bool {
+    for _ in 0..100 {
+        if !process_alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// The questions every language answers alike (fixtures/README.md), 1-based.
+struct Shop {
+    lang: &'static str,
+    server: &'static str,
+    api: &'static str,
+    store: &'static str,
+    /// `store.refresh(key)` in the API file: line, col of `refresh`.
+    call: (u64, u64),
+    /// `refresh`'s name in the store file.
+    refresh: (u64, u64),
+    caller: &'static str,
+    class_kind: &'static str,
+}
+
+async fn shop_answers(c: &RunningService<RoleClient, ()>, s: &Shop) {
+    let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
+
+    // nav_definition: across files, with UTF-16 columns (the line holds 🚀 and é).
+    let d = call(c, "nav_definition", pos(s.api, s.call)).await;
+    let data = ok(&d);
+    assert_eq!(data["target"]["name"], "refresh", "{d}");
+    assert_eq!(data["locations"].as_array().unwrap().len(), 1, "{d}");
+    let loc = &data["locations"][0];
+    assert_eq!(loc["file"], s.store, "{d}");
+    assert_eq!(
+        (loc["line"].as_u64().unwrap(), loc["col"].as_u64().unwrap()),
+        s.refresh
+    );
+    assert!(loc["snippet"].as_str().unwrap().contains("refresh"));
+    assert_eq!(data["complete"], true);
+
+    // nav_references: includes the caller in the API module, at the UTF-16 column.
+    let r = call(c, "nav_references", pos(s.store, s.refresh)).await;
+    let data = ok(&r);
+    assert!(
+        has(&data["locations"], |l| at(l, s.api, s.call.0)
+            && l["col"] == s.call.1),
+        "{r}"
+    );
+    assert_eq!(data["total"], data["locations"].as_array().unwrap().len());
+    // fileFilter: total counts after the filter; a filtered list is a lower bound.
+    let mut args = pos(s.store, s.refresh);
+    args["fileFilter"] = json!(s.store);
+    let r = call(c, "nav_references", args).await;
+    let data = ok(&r);
+    assert!(!has(&data["locations"], |l| l["file"] == s.api), "{r}");
+    assert_eq!(data["total"], data["locations"].as_array().unwrap().len());
+    assert_eq!(data["complete"], false);
+
+    // nav_type: the resolved signature.
+    let t = call(c, "nav_type", pos(s.api, s.call)).await;
+    let contents = ok(&t)["contents"].as_str().unwrap().to_string();
+    assert!(contents.contains("refresh"), "{contents}");
+    assert_eq!(ok(&t)["language"], s.lang);
+
+    // nav_symbols: the outline, the class at depth 0, refresh inside it.
+    let o = call(c, "nav_symbols", json!({"file": s.store})).await;
+    let syms = &ok(&o)["symbols"];
+    assert!(
+        has(syms, |v| v["name"] == "SessionStore"
+            && v["kind"] == s.class_kind
+            && v["depth"] == 0),
+        "{o}"
+    );
+    assert!(
+        has(syms, |v| v["name"] == "refresh"
+            && v["line"] == s.refresh.0
+            && v["depth"] == 1),
+        "{o}"
+    );
+
+    // nav_workspaceSymbols: exact match first.
+    let w = call(c, "nav_workspaceSymbols", json!({"query": "SessionStore"})).await;
+    let data = ok(&w);
+    assert_eq!(data["results"][0]["name"], "SessionStore", "{w}");
+    assert!(
+        has(&data["results"], |r| r["name"] == "SessionStore"
+            && r["file"] == s.store
+            && r["kind"] == s.class_kind),
+        "{w}"
+    );
+    assert!(has(&data["languages"], |l| l == s.lang), "{w}");
+
+    // nav_callHierarchy both ways.
+    let mut args = pos(s.store, s.refresh);
+    args["direction"] = json!("incoming");
+    let h = call(c, "nav_callHierarchy", args).await;
+    let data = ok(&h);
+    assert_eq!(data["source"], "lsp", "{h}");
+    assert_eq!(data["root"]["name"], "refresh", "{h}");
+    assert!(
+        has(&data["calls"], |v| v["name"] == s.caller
+            && v["file"] == s.api
+            && has(&v["sites"], |site| at(site, s.api, s.call.0))),
+        "{h}"
+    );
+    let mut args = pos(s.store, s.refresh);
+    args["direction"] = json!("outgoing");
+    let h = call(c, "nav_callHierarchy", args).await;
+    let data = ok(&h);
+    for callee in ["get", "put"] {
+        assert!(has(&data["calls"], |v| v["name"] == callee), "{h}");
+    }
+    // A position inside refresh's body, off any identifier, snaps to refresh.
+    let mut args = pos(s.store, (s.refresh.0 + 1, 1));
+    args["direction"] = json!("outgoing");
+    let h = call(c, "nav_callHierarchy", args).await;
+    let data = ok(&h);
+    assert_eq!(data["root"]["name"], "refresh", "{h}");
+    assert_eq!(data["snapped"]["name"], "refresh", "{h}");
+    assert!(
+        has(&h["warnings"], |w| w.as_str().unwrap().contains("snapped")),
+        "{h}"
+    );
+
+    // Whitespace is SYMBOL_NOT_FOUND, with the file's nearby symbols.
+    let e = call(c, "nav_definition", pos(s.store, (s.refresh.0 - 1, 1))).await;
+    assert_eq!(err_code(&e), "SYMBOL_NOT_FOUND", "{e}");
+    assert!(
+        e["error"]["nearbySymbols"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{e}"
+    );
+    // Outside the root: BAD_ARGS; a missing file: FILE_DELETED.
+    let e = call(c, "nav_definition", json!({"file": "../x.py", "line": 1})).await;
+    assert_eq!(err_code(&e), "BAD_ARGS");
+    let e = call(
+        c,
+        "nav_definition",
+        pos(&format!("gone.{}", s.lang), (1, 1)),
+    )
+    .await;
+    assert_eq!(err_code(&e), "FILE_DELETED", "{e}");
+    // nodeId: the bridge is not wired yet, and says so.
+    let e = call(
+        c,
+        "nav_definition",
+        json!({"nodeId": "py:shop/store.py#SessionStore"}),
+    )
+    .await;
+    assert_eq!(err_code(&e), "BAD_ARGS");
+    assert_eq!(e["error"]["field"], "nodeId");
+}
+
+/// Inserts two lines at the top of the store file: the next definition moves by two,
+/// with the same server process.
+async fn disk_edit_is_visible(c: &RunningService<RoleClient, ()>, root: &Path, s: &Shop) {
+    let status = call(c, "map_status", json!({})).await;
+    let lsp = &ok(&status)["lsp"][s.lang];
+    assert!(
+        ["ready", "indexing"].contains(&lsp["state"].as_str().unwrap()),
+        "{status}"
+    );
+    let pid = lsp["pid"].as_u64().unwrap();
+    let path = root.join(s.store);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let comment = if s.lang == "py" { "#" } else { "//" };
+    std::fs::write(&path, format!("{comment} one\n{comment} two\n{text}")).unwrap();
+    let d = call(
+        c,
+        "nav_definition",
+        json!({"file": s.api, "line": s.call.0, "col": s.call.1}),
+    )
+    .await;
+    assert_eq!(ok(&d)["locations"][0]["line"], s.refresh.0 + 2, "{d}");
+    let status = call(c, "map_status", json!({})).await;
+    assert_eq!(ok(&status)["lsp"][s.lang]["pid"], pid);
+}
+
+async fn close_and_check_no_orphans(c: RunningService<RoleClient, ()>, pid: u64) {
+    assert!(process_alive(pid));
+    c.cancel().await.unwrap();
+    assert!(gone(pid).await, "language server {pid} outlived navmap");
+}
+
+async fn server_pid(c: &RunningService<RoleClient, ()>, lang: &str) -> u64 {
+    let status = call(c, "map_status", json!({})).await;
+    ok(&status)["lsp"][lang]["pid"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_fixture_through_mcp_with_pyright() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = fixture("py");
+    let c = client(dir.path(), &[]).await;
+    let shop = Shop {
+        lang: "py",
+        server: "pyright",
+        api: "shop/api.py",
+        store: "shop/store.py",
+        call: (15, 33),
+        refresh: (27, 9),
+        caller: "handle_refresh",
+        class_kind: "class",
+    };
+    let _ = shop.server;
+    shop_answers(&c, &shop).await;
+    // pyright has no implementation provider: LSP_FAILED pointing at the map's edges.
+    let e = call(
+        c_ref(&c),
+        "nav_implementations",
+        json!({"file": "shop/base.py", "line": 10, "col": 9}),
+    )
+    .await;
+    assert_eq!(err_code(&e), "LSP_FAILED", "{e}");
+    assert!(
+        e["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("map_neighbors"),
+        "{e}"
+    );
+    disk_edit_is_visible(&c, dir.path(), &shop).await;
+    let pid = server_pid(&c, "py").await;
+    close_and_check_no_orphans(c, pid).await;
+}
+
+fn c_ref(c: &RunningService<RoleClient, ()>) -> &RunningService<RoleClient, ()> {
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typescript_fixture_through_mcp_with_typescript_language_server() {
+    if !require("typescript-language-server", true) {
+        return;
+    }
+    let dir = fixture("ts");
+    let c = client(dir.path(), &[]).await;
+    let shop = Shop {
+        lang: "ts",
+        server: "typescript-language-server",
+        api: "src/api.ts",
+        store: "src/store.ts",
+        call: (9, 40),
+        refresh: (25, 3),
+        caller: "handleRefresh",
+        class_kind: "class",
+    };
+    shop_answers(&c, &shop).await;
+    // Implementations of the BaseStore interface: the abstract class and the store.
+    let i = call(
+        &c,
+        "nav_implementations",
+        json!({"file": "src/base.ts", "line": 2, "col": 18}),
+    )
+    .await;
+    let data = ok(&i);
+    assert!(has(&data["locations"], |l| at(l, "src/store.ts", 6)), "{i}");
+    assert!(has(&data["locations"], |l| at(l, "src/base.ts", 11)), "{i}");
+    disk_edit_is_visible(&c, dir.path(), &shop).await;
+    let pid = server_pid(&c, "ts").await;
+    close_and_check_no_orphans(c, pid).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rust_fixture_through_mcp_with_rust_analyzer_when_installed() {
+    let works = std::process::Command::new("rust-analyzer")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        eprintln!("skipped: rust-analyzer not installed (optional)");
+        return;
+    }
+    eprintln!("server ran: rust-analyzer");
+    let dir = fixture("rs");
+    let c = client(dir.path(), &[]).await;
+    let shop = Shop {
+        lang: "rs",
+        server: "rust-analyzer",
+        api: "src/api.rs",
+        store: "src/store.rs",
+        call: (8, 40),
+        refresh: (24, 12),
+        caller: "handle_refresh",
+        class_kind: "struct",
+    };
+    shop_answers(&c, &shop).await;
+    let i = call(
+        &c,
+        "nav_implementations",
+        json!({"file": "src/base.rs", "line": 16, "col": 11}),
+    )
+    .await;
+    assert!(
+        has(&ok(&i)["locations"], |l| l["file"] == "src/store.rs"),
+        "{i}"
+    );
+    disk_edit_is_visible(&c, dir.path(), &shop).await;
+    let pid = server_pid(&c, "rs").await;
+    close_and_check_no_orphans(c, pid).await;
+}
+
+/// A one-file project served by the fake language server (as language `py`).
+fn fake_project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("a.py"),
+        "fn alpha\n  beta() # calls\nfn beta\n  alpha() # 🚀\n",
+    )
+    .unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    (dir, state)
+}
+
+fn fake_env(state: &Path, extra: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+    let mut env = vec![
+        ("NAVMAP_LSP_PY", fake_lsp().display().to_string()),
+        ("FAKE_LSP_STATE", state.display().to_string()),
+        ("NAVMAP_LSP_SETTLE_MS", "100".to_string()),
+    ];
+    for (k, v) in extra {
+        let k: &'static str = Box::leak(k.to_string().into_boxed_str());
+        env.push((k, v.to_string()));
+    }
+    env
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_call_hierarchy_incoming_falls_back_to_references() {
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    let c = client(
+        &root,
+        &fake_env(&state, &[("FAKE_LSP_NO_CALL_HIERARCHY", "1")]),
+    )
+    .await;
+    // Callers of alpha (line 1): the reference on line 4 lies in beta.
+    let h = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"file": "a.py", "line": 1, "col": 4, "direction": "incoming"}),
+    )
+    .await;
+    let data = ok(&h);
+    assert_eq!(data["source"], "fallback-references", "{h}");
+    assert!(
+        has(&h["warnings"], |w| w
+            .as_str()
+            .unwrap()
+            .contains("fallback-references")),
+        "{h}"
+    );
+    assert!(
+        has(&data["calls"], |v| v["name"] == "beta"
+            && has(&v["sites"], |s| at(s, "a.py", 4) && s["col"] == 3)),
+        "{h}"
+    );
+    // Outgoing has no fallback source yet but is never a hard error.
+    let h = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"file": "a.py", "line": 1, "col": 4, "direction": "outgoing"}),
+    )
+    .await;
+    assert_eq!(ok(&h)["source"], "fallback-map", "{h}");
+    assert!(!h["warnings"].as_array().unwrap().is_empty());
+    let pid = server_pid(&c, "py").await;
+    close_and_check_no_orphans(c, pid).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_become_contract_errors() {
+    // A hang: LSP_TIMEOUT within the deadline + 1 s.
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    let mut env = fake_env(&state, &[("FAKE_LSP_HANG", "1")]);
+    env.push(("NAVMAP_LSP_TIMEOUT_MS", "2000".into()));
+    let c = client(&root, &env).await;
+    let t0 = std::time::Instant::now();
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "a.py", "line": 4, "col": 3}),
+    )
+    .await;
+    assert_eq!(err_code(&e), "LSP_TIMEOUT", "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    c.cancel().await.unwrap();
+
+    // Crashes: restarted transparently once, then LSP_FAILED with the stderr tail, and
+    // map_status shows it failed.
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    let c = client(
+        &root,
+        &fake_env(&state, &[("FAKE_LSP_CRASH_TIMES", "1000")]),
+    )
+    .await;
+    let mut last = Value::Null;
+    for _ in 0..3 {
+        last = call(
+            &c,
+            "nav_definition",
+            json!({"file": "a.py", "line": 4, "col": 3}),
+        )
+        .await;
+        assert_eq!(err_code(&last), "LSP_FAILED", "{last}");
+    }
+    assert!(
+        last["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("crashed 5 times"),
+        "{last}"
+    );
+    assert!(
+        has(&last["error"]["stderrTail"], |l| l
+            .as_str()
+            .unwrap()
+            .contains("crashing on purpose")),
+        "{last}"
+    );
+    let status = call(&c, "map_status", json!({})).await;
+    let py = &ok(&status)["lsp"]["py"];
+    assert_eq!(py["state"], "failed", "{status}");
+    assert!(
+        py["stderrTail"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty() && t.len() <= 10)
+    );
+    c.cancel().await.unwrap();
+
+    // A missing binary: LSP_UNAVAILABLE with the manifest's install command.
+    let (dir, _state) = fake_project();
+    let root = dir.path().join("repo");
+    std::fs::write(root.join("notes.txt"), "plain text\n").unwrap();
+    let c = client(
+        &root,
+        &[(
+            "NAVMAP_LSP_PY",
+            "/nonexistent/pyright-langserver --stdio".into(),
+        )],
+    )
+    .await;
+    let status = call(&c, "map_status", json!({})).await;
+    assert_eq!(ok(&status)["lsp"]["py"]["state"], "unavailable", "{status}");
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "a.py", "line": 4, "col": 3}),
+    )
+    .await;
+    assert_eq!(err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    let hint = navmap_grammars::registry()
+        .by_id("py")
+        .unwrap()
+        .manifest
+        .lsp
+        .as_ref()
+        .unwrap()
+        .install_hint
+        .clone();
+    assert_eq!(e["error"]["installCommand"], hint.as_str());
+    assert!(e["error"]["hint"].as_str().unwrap().contains(&hint));
+    // A file no language with a server claims: LSP_UNAVAILABLE too, never a hang.
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "notes.txt", "line": 1}),
+    )
+    .await;
+    assert_eq!(err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    c.cancel().await.unwrap();
+}
