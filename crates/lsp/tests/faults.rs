@@ -281,6 +281,10 @@ async fn a_missing_binary_is_unavailable_with_the_install_hint_and_reprobed_late
         .insert("py".into(), vec![bin.display().to_string()]);
     config.unavailable_retry = Duration::from_millis(600);
     let pool = common::pool(&s.root(), config);
+    // The status tells it before anything is started (a PATH probe).
+    let st = status(&pool);
+    assert_eq!(st.state, ServerState::Unavailable);
+    assert!(st.detail.unwrap().contains("install"));
     let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
     match &err {
         LspError::Unavailable { install_hint, .. } => {
