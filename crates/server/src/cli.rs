@@ -27,8 +27,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve a repository over MCP on stdin/stdout.
-    Serve(RootArgs),
+    /// Serve a repository over MCP on stdin/stdout (the map builds in the background).
+    Serve {
+        #[command(flatten)]
+        root: RootArgs,
+        /// Do not start building the map at once (map tools answer MAP_NOT_BUILT until
+        /// map_rebuild is called).
+        #[arg(long)]
+        no_build: bool,
+    },
     /// Print the map's status.
     Status {
         #[command(flatten)]
@@ -47,8 +54,15 @@ pub enum Command {
         #[command(flatten)]
         root: RootArgs,
     },
-    // `navmap rebuild` (the map engineer) goes here: build or refresh the map and print a
-    // summary, through the same Engine call as the map_rebuild tool.
+    /// Build or refresh the map (incremental unless --full); a progress bar on stderr and
+    /// a one-line summary on stdout.
+    Rebuild {
+        #[command(flatten)]
+        root: RootArgs,
+        /// Re-index every file, ignoring what is unchanged.
+        #[arg(long)]
+        full: bool,
+    },
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -62,7 +76,7 @@ pub struct RootArgs {
 }
 
 impl RootArgs {
-    fn context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+    pub(crate) fn context(&self) -> Result<Arc<ServerContext>, ExitCode> {
         let root = match &self.root {
             Some(r) => r.clone(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -79,16 +93,20 @@ impl RootArgs {
 /// Runs a parsed command line.
 pub async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Command::Serve(root) => serve(root).await,
+        Command::Serve { root, no_build } => serve(root, no_build).await,
+        Command::Rebuild { root, full } => crate::rebuild_cli::rebuild(root, full).await,
         Command::Status { root, json } => status(root, json).await,
         Command::Call { tool, args, root } => call(root, &tool, &args).await,
     };
     result.unwrap_or_else(|code| code)
 }
 
-async fn serve(root: RootArgs) -> Result<ExitCode, ExitCode> {
+async fn serve(root: RootArgs, no_build: bool) -> Result<ExitCode, ExitCode> {
     let ctx = root.context()?;
     tracing::info!(root = %ctx.root.display(), "serving MCP on stdio");
+    if !no_build {
+        crate::rebuild_cli::build_in_background(&ctx);
+    }
     let engine = Arc::new(Engine::new(ctx));
     match crate::mcp::serve_stdio(engine).await {
         Ok(()) => Ok(ExitCode::SUCCESS),

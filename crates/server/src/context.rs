@@ -28,6 +28,14 @@ pub struct ServerContext {
     pub db_path: PathBuf,
     /// Every language navmap knows (from `navmap_grammars::registry()`).
     pub languages: Arc<Registry>,
+    /// The map of the root (SQLite at `db_path`). Opened here, built by `navmap serve` in
+    /// the background, `navmap rebuild` or `map_rebuild`; map tools answer
+    /// `MAP_NOT_BUILT` until a build lands.
+    pub map: navmap_map::Map,
+    /// Warnings from opening the map (a recreated database, an interrupted build).
+    pub map_warnings: Vec<String>,
+    /// Progress of the running rebuild, fanned out to whoever asked for it.
+    pub map_progress: crate::tools::map_common::MapProgress,
     // Add here: the map handle (map engineer), the LSP pool (LSP engineer), the watcher.
 }
 
@@ -75,10 +83,18 @@ impl ServerContext {
             Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
             None => root.join(".navmap").join("map.db"),
         };
+        let languages = Arc::new(languages);
+        let mut map_config = navmap_map::MapConfig::new(&root);
+        map_config.db_path = Some(db_path.clone());
+        let (map, map_warnings) = navmap_map::Map::open(map_config, languages.clone())
+            .map_err(|e| ContextError(format!("map database {}: {e}", db_path.display())))?;
         Ok(ServerContext {
             root,
             db_path,
-            languages: Arc::new(languages),
+            languages,
+            map,
+            map_warnings,
+            map_progress: Default::default(),
         })
     }
 

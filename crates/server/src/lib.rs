@@ -30,6 +30,7 @@ mod context;
 mod engine;
 pub mod mcp;
 mod paths;
+mod rebuild_cli;
 pub mod tools;
 
 pub use context::{ContextError, DB_ENV, ServerContext};

@@ -78,8 +78,19 @@ impl ServerHandler for NavmapServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // map_rebuild with a progress token: the build's progress as notifications.
+        let _progress = match context.meta.get_progress_token() {
+            Some(token) if request.name == "map_rebuild" => {
+                Some(crate::tools::map_common::forward_progress(
+                    self.engine.context(),
+                    context.peer.clone(),
+                    token,
+                ))
+            }
+            _ => None,
+        };
         let rendered = self.engine.call(&request.name, request.arguments).await;
         let content = vec![ContentBlock::text(rendered.text)];
         let result = if rendered.ok {

@@ -23,7 +23,8 @@ fn repo() -> tempfile::TempDir {
 
 async fn client(root: &std::path::Path, panic_tool: bool) -> RunningService<RoleClient, ()> {
     let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
-        cmd.arg("serve").arg("--root").arg(root);
+        // These tests look at the unbuilt map: no background build.
+        cmd.arg("serve").arg("--no-build").arg("--root").arg(root);
         if panic_tool {
             cmd.env("NAVMAP_TEST_PANIC_TOOL", "1");
         } else {

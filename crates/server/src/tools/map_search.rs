@@ -1,14 +1,16 @@
 //! `map_search {query, kind = any, limit = 20}`: find nodes by name.
 //!
-//! The arguments are fully declared and validated here. The search itself needs the map,
-//! which is not wired into the server yet: until then every valid call honestly answers
-//! `MAP_NOT_BUILT`. The map engineer replaces the body with the query and a `/results`
-//! list (already ranked by the map; narrowing: pass `kind` or a longer `query`).
+//! Ranked by the map (exact > prefix > substring > qualified name > path > fuzzy, each
+//! weighted by hub score). `/results` may be cut to the budget (narrowing: `kind` or a
+//! longer `query`); `total` counts every match before `limit`.
 
 use std::sync::Arc;
 
-use navmap_envelope::{ErrorCode, ToolError};
+use navmap_envelope::{ListSpec, Payload};
+use navmap_map::NodeKind;
+use serde_json::{Value, json};
 
+use super::map_common::{node_json, stale_warning, with_map};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -52,16 +54,44 @@ impl Tool for MapSearch {
             .param(Param::integer("limit", "Maximum results.", 1, 100).default(20))
     }
 
-    fn call<'a>(&'a self, _ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            // Read what the search will need, so a mismatch with the declaration fails now.
-            let (_query, _kind, _limit) =
-                (args.str("query")?, args.str("kind")?, args.int("limit")?);
-            Err(ToolError::new(
-                ErrorCode::MapNotBuilt,
-                "The map has not been built yet.",
-                "Call map_rebuild to build it; nav_* tools work without the map.",
-            ))
+            let query = args.str("query")?.to_string();
+            let kind = match args.str("kind")? {
+                "any" => None,
+                k => Some(NodeKind::parse(k).ok_or_else(|| args.bad("kind", "unknown kind"))?),
+            };
+            let limit = args.int("limit")? as usize;
+            let (found, generation) = with_map(ctx, "query", move |m| {
+                Ok((m.search(&query, kind, limit)?, m.generation()))
+            })
+            .await?;
+            let results: Vec<Value> = found
+                .results
+                .iter()
+                .map(|h| {
+                    let mut o = node_json(&h.node);
+                    o.insert("match".into(), h.matched.as_str().into());
+                    Value::Object(o)
+                })
+                .collect();
+            let hint = found.results.is_empty().then_some(
+                "No match. Try a shorter or differently cased query, kind:'any', or map_overview to browse.",
+            );
+            let mut data = json!({"results": results, "total": found.total});
+            if let Some(h) = hint {
+                data["hint"] = h.into();
+            }
+            let mut payload = Payload::new(data)
+                .list(
+                    ListSpec::new("/results", "results")
+                        .narrowing("Pass kind or a longer query to narrow"),
+                )
+                .generation(generation);
+            if let Some(w) = stale_warning(found.results.iter().map(|h| &h.node)) {
+                payload = payload.warn(w);
+            }
+            Ok(payload)
         })
     }
 }

@@ -1,15 +1,18 @@
 //! `map_status {}`: what the map and the language servers are doing.
 //!
-//! Answers before (and without) a map. Until the map crate is wired into the
-//! [`ServerContext`] there is no map to report, so `built` is false and the counts are 0;
-//! the map engineer replaces those fields with the map's own figures, and the LSP engineer
-//! fills `lsp` with `{<lang>: {state, command, detail}}`.
+//! Answers before (and without) a map: `built` false and zero counts until the first
+//! build lands. `languages` lists every language navmap knows; `filesByLanguage` what the
+//! map holds. The LSP engineer fills `lsp` with `{<lang>: {state, command, detail}}`; the
+//! watcher sets `watching`.
 
 use std::sync::Arc;
+
+use std::collections::BTreeMap;
 
 use navmap_envelope::Payload;
 use serde_json::json;
 
+use super::map_common::{rfc3339, with_map};
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -30,20 +33,43 @@ impl Tool for MapStatus {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, _args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            Ok(Payload::new(json!({
-                "built": false,
-                "builtAt": null,
-                "generation": 0,
+            let st = with_map(ctx, "map", |m| m.status()).await?;
+            let skipped: BTreeMap<&str, usize> =
+                st.skipped.iter().map(|(r, n)| (r.as_str(), *n)).collect();
+            let by_conf: BTreeMap<&str, usize> = st
+                .edges_by_confidence
+                .iter()
+                .map(|(c, n)| (c.as_str(), *n))
+                .collect();
+            let mut payload = Payload::new(json!({
+                "built": st.built,
+                "building": st.building,
+                "builtAt": st.built_at.map(rfc3339),
+                "generation": st.generation,
                 "root": ctx.root_display(),
                 "version": ctx.version(),
-                "files": 0,
-                "symbols": 0,
-                "edges": 0,
-                "staleFiles": 0,
+                "files": st.files,
+                "symbols": st.symbols,
+                "edges": st.edges,
+                "edgesByConfidence": by_conf,
+                "staleFiles": st.stale_files.len(),
+                "skipped": skipped,
+                "filesWithErrors": st.files_with_errors,
                 "watching": false,
                 "languages": ctx.languages.ids(),
+                "filesByLanguage": st.languages,
                 "lsp": {},
-            })))
+            }));
+            for w in &ctx.map_warnings {
+                payload = payload.warn(w.clone());
+            }
+            if !st.stale_files.is_empty() {
+                payload = payload.warn(format!(
+                    "{} file(s) changed since the last index; map_rebuild refreshes them.",
+                    st.stale_files.len()
+                ));
+            }
+            Ok(payload)
         })
     }
 }

@@ -69,6 +69,11 @@ use crate::ServerContext;
 
 mod args;
 mod debug_panic;
+pub mod map_common;
+mod map_neighbors;
+mod map_overview;
+mod map_path;
+mod map_rebuild;
 mod map_search;
 mod map_status;
 
@@ -97,8 +102,11 @@ pub trait Tool: Send + Sync + 'static {
 pub fn all() -> Vec<Arc<dyn Tool>> {
     let mut tools: Vec<Arc<dyn Tool>> = vec![
         Arc::new(map_status::MapStatus),
+        Arc::new(map_overview::MapOverview),
         Arc::new(map_search::MapSearch),
-        // map_overview, map_neighbors, map_path, map_rebuild: the map engineer.
+        Arc::new(map_neighbors::MapNeighbors),
+        Arc::new(map_path::MapPath),
+        Arc::new(map_rebuild::MapRebuild),
         // nav_*, resolve: the LSP engineer.
     ];
     if debug_panic::enabled() {

@@ -1,0 +1,88 @@
+//! `navmap rebuild [--full]` and the background build `navmap serve` starts.
+//!
+//! The command runs the `map_rebuild` tool through the engine (same validation, same
+//! summary), shows the build's progress as an indicatif bar on stderr (hidden when stderr
+//! is not a terminal) and prints one summary line on stdout.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use navmap_map::RebuildOptions;
+use serde_json::{Value, json};
+
+use crate::cli::RootArgs;
+use crate::{Engine, ServerContext};
+
+/// Starts the first build on the blocking pool; map tools answer `MAP_NOT_BUILT` until it
+/// lands, and a `map_rebuild` meanwhile joins it.
+pub(crate) fn build_in_background(ctx: &Arc<ServerContext>) {
+    let ctx = ctx.clone();
+    tokio::task::spawn_blocking(move || {
+        let r = ctx
+            .map
+            .rebuild(RebuildOptions::default(), &|p| ctx.map_progress.emit(p));
+        match r {
+            Ok(s) => tracing::info!(
+                files = s.files,
+                indexed = s.files_indexed,
+                symbols = s.symbols,
+                edges = s.edges,
+                ms = s.duration_ms,
+                "map built"
+            ),
+            Err(e) => tracing::warn!("map build failed: {e}"),
+        }
+    });
+}
+
+pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, ExitCode> {
+    let ctx = root.context()?;
+    let bar = ProgressBar::new(100);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {bar:30} {percent:>3}% {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let out = {
+        let b = bar.clone();
+        let _progress = ctx.map_progress.subscribe(Arc::new(move |u| {
+            b.set_position(u.progress.round() as u64);
+            b.set_message(u.message);
+        }));
+        Engine::new(ctx.clone())
+            .call("map_rebuild", json!({"full": full}).as_object().cloned())
+            .await
+    };
+    bar.finish_and_clear();
+    if !out.ok {
+        println!("{}", out.text);
+        return Ok(ExitCode::from(1));
+    }
+    let env: Value = serde_json::from_str(&out.text).unwrap_or_default();
+    println!("{}", summary_line(&env["data"]));
+    for w in env["warnings"].as_array().into_iter().flatten() {
+        if let Some(w) = w.as_str() {
+            eprintln!("navmap: warning: {w}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `123 files (4 indexed, 1 deleted), 2345 symbols, 6789 edges, 2 skipped, 0.42 s`.
+pub(crate) fn summary_line(d: &Value) -> String {
+    let n = |k: &str| d[k].as_u64().unwrap_or(0);
+    let skipped: u64 = d["skipped"]
+        .as_object()
+        .map(|m| m.values().filter_map(Value::as_u64).sum())
+        .unwrap_or(0);
+    format!(
+        "{} files ({} indexed, {} deleted), {} symbols, {} edges, {} skipped, {:.2} s",
+        n("files"),
+        n("filesIndexed"),
+        n("filesDeleted"),
+        n("symbols"),
+        n("edges"),
+        skipped,
+        n("durationMs") as f64 / 1000.0
+    )
+}

@@ -1,0 +1,81 @@
+//! `map_path {from, to, edgeKinds?, maxLen = 6}`: a shortest chain of resolved edges from
+//! one node to another (forward along edges; `contains` also from a member up to its
+//! container). The path is never cut: a partial path would mislead; long strings are
+//! shortened instead.
+
+use std::sync::Arc;
+
+use navmap_envelope::Payload;
+use serde_json::{Value, json};
+
+use super::map_common::{EDGE_KINDS, node_json, stale_warning, with_map};
+use super::map_neighbors::edge_kinds;
+use super::{Args, Param, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct MapPath;
+
+impl Tool for MapPath {
+    fn name(&self) -> &'static str {
+        "map_path"
+    }
+
+    fn description(&self) -> &'static str {
+        "How does node `from` reach node `to`? A shortest chain of resolved map edges (calls, imports, …)."
+    }
+
+    fn params(&self) -> Params {
+        Params::new()
+            .param(Param::string("from", "Start node ID.").required())
+            .param(Param::string("to", "Target node ID.").required())
+            .param(Param::strings_of(
+                "edgeKinds",
+                "Only these edge kinds.",
+                EDGE_KINDS,
+            ))
+            .param(Param::integer("maxLen", "Maximum edges.", 1, 10).default(6))
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let from = args.str("from")?.to_string();
+            let to = args.str("to")?.to_string();
+            let kinds = edge_kinds(&args);
+            let max = args.int("maxLen")? as u32;
+            // Which argument a bad/unknown ID came from.
+            let from_ok = {
+                let f = from.clone();
+                with_map(ctx, "from", move |m| m.node(&f).map(|_| ())).await
+            };
+            from_ok?;
+            let r = with_map(ctx, "to", move |m| {
+                m.path(&from, &to, kinds.as_deref(), max)
+            })
+            .await?;
+            let path: Vec<Value> = r
+                .path
+                .iter()
+                .map(|s| {
+                    let mut o = json!({"node": Value::Object(node_json(&s.node))});
+                    if let Some(e) = &s.edge_to_next {
+                        o["edgeToNext"] = json!({
+                            "kind": e.kind.as_str(),
+                            "direction": e.direction.as_str(),
+                            "confidence": e.confidence.as_str(),
+                        });
+                    }
+                    o
+                })
+                .collect();
+            let mut data = json!({"found": r.found, "path": path});
+            if !r.found {
+                data["hint"] = "No path over resolved edges within maxLen. Raise maxLen, drop edgeKinds, or check map_neighbors for candidate edges.".into();
+            }
+            let mut payload = Payload::new(data);
+            if let Some(w) = stale_warning(r.path.iter().map(|s| &s.node)) {
+                payload = payload.warn(w);
+            }
+            Ok(payload)
+        })
+    }
+}

@@ -1,0 +1,86 @@
+//! `map_rebuild {paths?, full = false}`: bring the map up to date with the disk.
+//!
+//! Incremental (only files whose size/mtime and then content changed are re-indexed);
+//! single-flight: a call while a build runs (e.g. the one `navmap serve` starts) joins it
+//! and returns its summary. Progress goes to every caller that sent a progress token (see
+//! `mcp.rs` and [`super::map_common::MapProgress`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use navmap_envelope::Payload;
+use navmap_map::RebuildOptions;
+use serde_json::json;
+
+use super::map_common::with_map;
+use super::{Args, Param, Params, Tool, ToolFuture};
+use crate::ServerContext;
+
+pub struct MapRebuild;
+
+impl Tool for MapRebuild {
+    fn name(&self) -> &'static str {
+        "map_rebuild"
+    }
+
+    fn description(&self) -> &'static str {
+        "Refresh the map from disk (incremental; waits for a build already running). Only needed after large changes or when map_status says the map is stale or not built."
+    }
+
+    fn read_only(&self) -> bool {
+        false
+    }
+
+    fn params(&self) -> Params {
+        Params::new()
+            .param(Param::strings(
+                "paths",
+                "Only these root-relative files or directories.",
+            ))
+            .param(
+                Param::boolean("full", "Re-index everything, ignoring what is unchanged.")
+                    .default(false),
+            )
+    }
+
+    fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let paths = match args.opt_strings("paths") {
+                Some(ps) if !ps.is_empty() => Some(
+                    ps.iter()
+                        .map(|p| match p.trim() {
+                            "" | "." | "./" => Ok(".".to_string()),
+                            p => ctx.resolve_file("paths", p.trim_end_matches('/')),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+                _ => None,
+            };
+            let full = args.bool("full")?;
+            let hub = ctx.clone();
+            let s = with_map(ctx, "paths", move |m| {
+                m.rebuild(RebuildOptions { paths, full }, &|p| {
+                    hub.map_progress.emit(p)
+                })
+            })
+            .await?;
+            let skipped: BTreeMap<&str, u64> = s
+                .files_skipped
+                .iter()
+                .map(|(r, n)| (r.as_str(), *n))
+                .collect();
+            Ok(Payload::new(json!({
+                "filesScanned": s.files_scanned,
+                "filesIndexed": s.files_indexed,
+                "filesDeleted": s.files_deleted,
+                "filesResolved": s.files_resolved,
+                "durationMs": s.duration_ms,
+                "generation": s.generation,
+                "files": s.files,
+                "symbols": s.symbols,
+                "edges": s.edges,
+                "skipped": skipped,
+            })))
+        })
+    }
+}
