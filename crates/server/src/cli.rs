@@ -107,8 +107,11 @@ async fn serve(root: RootArgs, no_build: bool) -> Result<ExitCode, ExitCode> {
     if !no_build {
         crate::rebuild_cli::build_in_background(&ctx);
     }
-    let engine = Arc::new(Engine::new(ctx));
-    match crate::mcp::serve_stdio(engine).await {
+    let engine = Arc::new(Engine::new(ctx.clone()));
+    let served = crate::mcp::serve_stdio(engine).await;
+    // No language server outlives navmap.
+    ctx.lsp.shutdown_all().await;
+    match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("navmap: {e}");
@@ -168,7 +171,8 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
 }
 
 async fn call(root: RootArgs, tool: &str, args: &str) -> Result<ExitCode, ExitCode> {
-    let engine = Engine::new(root.context()?);
+    let ctx = root.context()?;
+    let engine = Engine::new(ctx.clone());
     let parsed: Result<Map<String, Value>, String> = match serde_json::from_str::<Value>(args) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(format!("expected a JSON object, got {other}")),
@@ -185,6 +189,7 @@ async fn call(root: RootArgs, tool: &str, args: &str) -> Result<ExitCode, ExitCo
             Budget::from_request(None),
         ),
     };
+    ctx.lsp.shutdown_all().await;
     println!("{}", out.text);
     Ok(exit_for(out.ok))
 }

@@ -28,6 +28,10 @@ pub struct ServerContext {
     pub db_path: PathBuf,
     /// Every language navmap knows (from `navmap_grammars::registry()`).
     pub languages: Arc<Registry>,
+    /// Language servers for the root, started on the first nav_* call that needs one
+    /// (configured by `NAVMAP_LSP_*`, see `navmap_lsp::LspConfig::from_env`). Shut down
+    /// with `lsp.shutdown_all()` on exit.
+    pub lsp: navmap_lsp::LspPool,
     /// The map of the root (SQLite at `db_path`). Opened here, built by `navmap serve` in
     /// the background, `navmap rebuild` or `map_rebuild`; map tools answer
     /// `MAP_NOT_BUILT` until a build lands.
@@ -83,6 +87,11 @@ impl ServerContext {
             Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
             None => root.join(".navmap").join("map.db"),
         };
+        let lsp = navmap_lsp::LspPool::new(
+            root.clone(),
+            languages.clone(),
+            navmap_lsp::LspConfig::from_env(),
+        );
         let languages = Arc::new(languages);
         let mut map_config = navmap_map::MapConfig::new(&root);
         map_config.db_path = Some(db_path.clone());
@@ -92,6 +101,7 @@ impl ServerContext {
             root,
             db_path,
             languages,
+            lsp,
             map,
             map_warnings,
             map_progress: Default::default(),

@@ -125,7 +125,13 @@ async fn a_real_client_initializes_lists_and_calls() {
         assert_eq!(d[k], 0, "{k}");
     }
     assert_eq!(d["watching"], false);
-    assert_eq!(d["lsp"], json!({}));
+    // Every language with a server configured is listed; map_status starts none.
+    let lsp = d["lsp"].as_object().expect("lsp is an object");
+    assert!(lsp.contains_key("py"), "{lsp:?}");
+    for (lang, s) in lsp {
+        let state = s["state"].as_str().unwrap_or_default();
+        assert!(["unspawned", "unavailable"].contains(&state), "{lang}: {s}");
+    }
     let languages: Vec<&str> = d["languages"]
         .as_array()
         .unwrap()

@@ -517,7 +517,8 @@ async fn without_call_hierarchy_incoming_falls_back_to_references() {
             && has(&v["sites"], |s| at(s, "a.py", 4) && s["col"] == 3)),
         "{h}"
     );
-    // Outgoing has no fallback source yet but is never a hard error.
+    // Outgoing falls back to the map; this file is no Python the map understands, so the
+    // answer is empty with a warning, never a hard error.
     let h = call(
         &c,
         "nav_callHierarchy",
@@ -525,6 +526,7 @@ async fn without_call_hierarchy_incoming_falls_back_to_references() {
     )
     .await;
     assert_eq!(ok(&h)["source"], "fallback-map", "{h}");
+    assert_eq!(ok(&h)["complete"], false, "{h}");
     assert!(!h["warnings"].as_array().unwrap().is_empty());
     let pid = server_pid(&c, "py").await;
     close_and_check_no_orphans(c, pid).await;
@@ -632,5 +634,89 @@ async fn faults_become_contract_errors() {
     )
     .await;
     assert_eq!(err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_call_hierarchy_outgoing_falls_back_to_the_map() {
+    // The Python fixture, served by the fake server (no call hierarchy), with a built map.
+    let dir = fixture("py");
+    let state = tempfile::tempdir().unwrap();
+    let c = client(
+        dir.path(),
+        &fake_env(state.path(), &[("FAKE_LSP_NO_CALL_HIERARCHY", "1")]),
+    )
+    .await;
+    let b = call(&c, "map_rebuild", json!({})).await;
+    ok(&b);
+    let h = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"file": "shop/store.py", "line": 27, "col": 9, "direction": "outgoing"}),
+    )
+    .await;
+    let data = ok(&h);
+    assert_eq!(data["source"], "fallback-map", "{h}");
+    assert!(
+        has(&h["warnings"], |w| w
+            .as_str()
+            .unwrap()
+            .contains("fallback-map")),
+        "{h}"
+    );
+    for callee in ["get", "put"] {
+        assert!(
+            has(&data["calls"], |v| v["name"] == callee
+                && v["file"] == "shop/store.py"
+                && v["via"] == "refresh"
+                && v["nodeId"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("py:shop/store.py#SessionStore.")),
+            "{h}"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_reference_lists_are_cut_visibly_and_paged_with_a_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(&root).unwrap();
+    let mut text = String::from("fn alpha\n");
+    for i in 0..60 {
+        text.push_str(&format!("  alpha() # use {i}\n"));
+    }
+    std::fs::write(root.join("a.py"), &text).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let c = client(&root, &fake_env(state.path(), &[])).await;
+    let args = json!({"file": "a.py", "line": 1, "col": 4, "tokenBudget": 400});
+    let first = call(&c, "nav_references", args.clone()).await;
+    let data = ok(&first);
+    assert_eq!(first["truncated"], true, "{first}");
+    assert_eq!(first["dropped"]["kind"], "references");
+    assert_eq!(first["dropped"]["total"], 61);
+    assert!(
+        first["dropped"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("fileFilter")
+    );
+    // total counts every reference, not just the slice shown.
+    assert_eq!(data["total"], 61);
+    let shown = data["locations"].as_array().unwrap().len();
+    assert!(shown > 0 && shown < 61);
+    // The next slice continues the same ranking (by line).
+    let mut next = args.clone();
+    next["cursor"] = first["cursor"].clone();
+    let second = call(&c, "nav_references", next.clone()).await;
+    let first_line_of_second = ok(&second)["locations"][0]["line"].as_u64().unwrap();
+    let last_line_of_first = data["locations"][shown - 1]["line"].as_u64().unwrap();
+    assert_eq!(first_line_of_second, last_line_of_first + 1, "{second}");
+    // Once the answer changes, the cursor is stale, never a wrong page.
+    std::fs::write(root.join("a.py"), format!("{text}  alpha() # one more\n")).unwrap();
+    let stale = call(&c, "nav_references", next).await;
+    assert_eq!(err_code(&stale), "CURSOR_STALE", "{stale}");
     c.cancel().await.unwrap();
 }

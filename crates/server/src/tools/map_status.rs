@@ -58,7 +58,7 @@ impl Tool for MapStatus {
                 "watching": false,
                 "languages": ctx.languages.ids(),
                 "filesByLanguage": st.languages,
-                "lsp": {},
+                "lsp": super::nav_common::lsp_status(ctx),
             }));
             for w in &ctx.map_warnings {
                 payload = payload.warn(w.clone());

@@ -76,6 +76,14 @@ mod map_path;
 mod map_rebuild;
 mod map_search;
 mod map_status;
+mod nav_call_hierarchy;
+mod nav_common;
+mod nav_definition;
+mod nav_implementations;
+mod nav_references;
+mod nav_symbols;
+mod nav_type;
+mod nav_workspace_symbols;
 
 pub use args::{Args, Param, Params};
 
@@ -107,7 +115,14 @@ pub fn all() -> Vec<Arc<dyn Tool>> {
         Arc::new(map_neighbors::MapNeighbors),
         Arc::new(map_path::MapPath),
         Arc::new(map_rebuild::MapRebuild),
-        // nav_*, resolve: the LSP engineer.
+        Arc::new(nav_definition::NavDefinition),
+        Arc::new(nav_references::NavReferences),
+        Arc::new(nav_implementations::NavImplementations),
+        Arc::new(nav_type::NavType),
+        Arc::new(nav_symbols::NavSymbols),
+        Arc::new(nav_workspace_symbols::NavWorkspaceSymbols),
+        Arc::new(nav_call_hierarchy::NavCallHierarchy),
+        // resolve: the bridge (nodeId ⇄ live position), to come.
     ];
     if debug_panic::enabled() {
         tools.push(Arc::new(debug_panic::DebugPanic));

@@ -9,9 +9,9 @@
 //! - `source: "fallback-references"` (incoming, server without call hierarchy): the
 //!   references of the symbol, each attributed to the innermost symbol of the server's
 //!   outline that encloses it. References outside the root are counted, not followed.
-//! - `source: "fallback-map"` (outgoing, server without call hierarchy): needs the map's
-//!   call edges, which are not wired into the server yet: the answer is the root with no
-//!   calls and a warning pointing at `map_neighbors` (pending, documented in the report).
+//! - `source: "fallback-map"` (outgoing, server without call hierarchy): the map's
+//!   `calls` edges from the innermost map definition around the position (with their
+//!   `confidence` and `nodeId`); a map that is not built is a warning, never an error.
 //!
 //! `via` names the item one level up (the root for depth 1); `sites` are the call sites
 //! (in the caller's file). An item reached twice is listed again with `seen: true` and not
@@ -23,8 +23,10 @@ use std::sync::Arc;
 
 use navmap_envelope::{ErrorCode, ListSpec, Payload, ToolError};
 use navmap_lsp::{CallItem, DocumentSymbol, LspError, Position};
+use navmap_map::{Direction, EdgeKind, NodeKind};
 use serde_json::{Value, json};
 
+use super::map_common::with_map;
 use super::nav_common::{
     Anchors, Place, Target, content_generation, enclosing, kind_name, lsp_error, nearby,
     position_params,
@@ -201,7 +203,7 @@ impl Tool for NavCallHierarchy {
 }
 
 struct Run<'a> {
-    ctx: &'a ServerContext,
+    ctx: &'a Arc<ServerContext>,
     lang: String,
     anchors: Anchors<'a>,
     outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
@@ -240,6 +242,94 @@ impl<'a> Run<'a> {
             self.outlines.insert(path.to_path_buf(), answer.value);
         }
         Ok(&self.outlines[path])
+    }
+
+    /// Outgoing calls from the map's `calls` edges (fallback-map): the innermost map
+    /// definition around the position, then its callees to `depth`. Never an error: a map
+    /// that is not built, or knows no definition there, is a warning and no calls.
+    async fn map_callees(&mut self, t: &Target, at: Position, depth: usize) -> Vec<Value> {
+        self.complete = false;
+        let lang = self.lang.clone();
+        let rel = t.rel.clone();
+        let line = at.line + 1;
+        let found = with_map(self.ctx, "file", move |map| {
+            let nodes = map.nodes_in_file(&rel)?;
+            // The innermost definition whose lines hold the position.
+            let Some(node) = nodes
+                .iter()
+                .filter(|n| n.kind != NodeKind::File)
+                .filter(|n| {
+                    n.line.is_some_and(|l| l <= line) && n.end_line.is_some_and(|e| e >= line)
+                })
+                .min_by_key(|n| n.end_line.unwrap_or(0) - n.line.unwrap_or(0))
+            else {
+                return Ok(None);
+            };
+            map.neighbors(
+                &node.id,
+                Direction::Out,
+                Some(&[EdgeKind::Calls]),
+                depth as u32,
+                MAX_CALLS,
+            )
+            .map(Some)
+        })
+        .await;
+        let result = match found {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                self.warnings.push(format!(
+                    "The {lang} language server has no call hierarchy, and the map knows no definition at {}:{line} (fallback-map); outgoing calls unknown.",
+                    t.rel
+                ));
+                return Vec::new();
+            }
+            Err(e) => {
+                self.warnings.push(format!(
+                    "The {lang} language server has no call hierarchy, and the map cannot answer (fallback-map): {} map_rebuild builds it.",
+                    e.message
+                ));
+                return Vec::new();
+            }
+        };
+        self.warnings.push(format!(
+            "The {lang} language server has no call hierarchy; callees derived via fallback-map (the map's calls edges); approximate."
+        ));
+        let all: Vec<&navmap_map::NodeView> = std::iter::once(&result.node)
+            .chain(result.neighbors.iter().map(|n| &n.node))
+            .collect();
+        result
+            .neighbors
+            .iter()
+            .map(|n| {
+                let v = &n.node;
+                let mut item = match &v.file {
+                    Some(f) => {
+                        json!({"file": f, "line": v.line.unwrap_or(1), "col": v.col.unwrap_or(1)})
+                    }
+                    None => json!({"file": v.id, "external": true}),
+                };
+                if let (Some(end), Some(l)) = (v.end_line, v.line)
+                    && end > l
+                {
+                    item["endLine"] = Value::from(end);
+                }
+                item["name"] = Value::from(v.name.clone());
+                item["kind"] = Value::from(v.kind.as_str());
+                item["nodeId"] = Value::from(v.id.clone());
+                item["depth"] = Value::from(n.depth);
+                let via = all.iter().find(|m| m.id == n.via);
+                item["via"] =
+                    Value::from(via.map(|m| m.name.clone()).unwrap_or_else(|| n.via.clone()));
+                item["confidence"] = Value::from(n.confidence.as_str());
+                // The call site: a line of the caller's file.
+                item["sites"] = match (via.and_then(|m| m.file.clone()), n.line) {
+                    (Some(f), Some(l)) => json!([{"file": f, "line": l}]),
+                    _ => json!([]),
+                };
+                item
+            })
+            .collect()
     }
 
     /// Where a symbol's name is. Servers that answer with flat `SymbolInformation` give
@@ -333,19 +423,8 @@ impl<'a> Run<'a> {
         };
         let root_json = self.item_json(&t.abs, at, end_line, &name, kind, None);
         if !incoming {
-            self.complete = false;
-            self.warnings.push(format!(
-                "The {} language server has no call hierarchy; outgoing calls come from the map (fallback-map), which is not wired into nav_callHierarchy yet. Use map_neighbors with direction: out, edgeKinds: [calls] on this function's node ID.",
-                self.lang
-            ));
-            return Ok(self.finish(
-                root_json,
-                incoming,
-                depth,
-                "fallback-map",
-                Vec::new(),
-                snapped,
-            ));
+            let calls = self.map_callees(t, at, depth).await;
+            return Ok(self.finish(root_json, incoming, depth, "fallback-map", calls, snapped));
         }
         self.warnings.push(format!(
             "The {} language server has no call hierarchy; callers derived via fallback-references (each reference attributed to its enclosing symbol); approximate.",
