@@ -185,6 +185,7 @@ fn answer<T>(raw: Raw, value: T, mut extra: Vec<String>) -> Answer<T> {
         value,
         complete: raw.complete,
         warnings,
+        server_time: raw.server_time,
     }
 }
 

@@ -29,6 +29,10 @@ pub const REQUEST_CANCELLED: i64 = -32800;
 pub const CONTENT_MODIFIED: i64 = -32801;
 pub const SERVER_CANCELLED: i64 = -32802;
 
+/// Prefix of the work-done tokens navmap puts on its requests; their progress is the
+/// request's, not indexing.
+const REQUEST_TOKEN: &str = "navmap/request/";
+
 /// How a request ended, short of a result.
 #[derive(Debug)]
 pub enum RequestError {
@@ -128,6 +132,8 @@ pub struct Client {
     next_id: AtomicI64,
     kill: Mutex<Option<oneshot::Sender<()>>>,
     reaped: watch::Receiver<bool>,
+    /// Set once stderr reached its end: the ring then holds the last words.
+    stderr_done: watch::Receiver<bool>,
     pub capabilities: Mutex<Option<lsp_types::ServerCapabilities>>,
 }
 
@@ -183,7 +189,11 @@ impl Client {
 
         tokio::spawn(write_loop(stdin, out_rx));
         tokio::spawn(read_loop(stdout, shared.clone()));
-        tokio::spawn(stderr::drain(stderr_pipe, ring));
+        let (stderr_tx, stderr_rx) = watch::channel(false);
+        tokio::spawn(async move {
+            stderr::drain(stderr_pipe, ring).await;
+            let _ = stderr_tx.send(true);
+        });
         let (kill_tx, kill_rx) = oneshot::channel();
         let (reaped_tx, reaped_rx) = watch::channel(false);
         tokio::spawn(wait_loop(child, pid, shared.clone(), kill_rx, reaped_tx));
@@ -195,6 +205,7 @@ impl Client {
             next_id: AtomicI64::new(1),
             kill: Mutex::new(Some(kill_tx)),
             reaped: reaped_rx,
+            stderr_done: stderr_rx,
             capabilities: Mutex::new(None),
         })
     }
@@ -261,7 +272,16 @@ impl Client {
             pending.insert(id, tx);
         }
         let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
-        if let Some(p) = params {
+        if let Some(mut p) = params {
+            // Our own work-done token: a server that reports progress for this request
+            // (pyright does for references) uses it instead of creating one, and the
+            // reader can tell that progress from indexing.
+            if let Some(obj) = p.as_object_mut()
+                && method != "initialize"
+            {
+                obj.entry("workDoneToken")
+                    .or_insert_with(|| Value::from(format!("{REQUEST_TOKEN}{id}")));
+            }
             msg["params"] = p;
         }
         if self.shared.out.send(msg.to_string().into_bytes()).is_err() {
@@ -333,6 +353,14 @@ impl Client {
             let _ = kill.send(());
         }
         self.wait_reaped(Duration::from_secs(2)).await;
+    }
+
+    /// The stderr tail of a dead process, once its pipe is drained (briefly waited for:
+    /// a helper of the server may hold the pipe open).
+    pub async fn final_stderr_tail(&self, n: usize) -> Vec<String> {
+        let mut done = self.stderr_done.clone();
+        let _ = tokio::time::timeout(Duration::from_millis(500), done.wait_for(|d| *d)).await;
+        self.stderr_tail(n)
     }
 
     async fn wait_reaped(&self, limit: Duration) {
@@ -546,6 +574,9 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
                 Some(other) => other.to_string(),
                 None => return,
             };
+            if token.starts_with(REQUEST_TOKEN) {
+                return;
+            }
             let value = params.get("value").cloned().unwrap_or(Value::Null);
             let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
             shared.health.send_modify(|h| {

@@ -554,8 +554,8 @@ async fn start(
         }
         // It died: a crash (intentional stops clear `client` first).
         let exit = c.health().exit;
-        *lock(&slot.stderr_tail) = c.stderr_tail(STDERR_TAIL);
         c.kill().await;
+        *lock(&slot.stderr_tail) = c.final_stderr_tail(STDERR_TAIL).await;
         life.client = None;
         life.crashes.push_back(Instant::now());
         life.last_exit = exit.clone();
@@ -667,8 +667,8 @@ async fn start(
     let init_deadline =
         tokio::time::Instant::now() + config.long_deadline.max(Duration::from_secs(60));
     if let Err(e) = client.initialize(params, init_deadline).await {
-        let tail = client.stderr_tail(STDERR_TAIL);
         client.kill().await;
+        let tail = client.final_stderr_tail(STDERR_TAIL).await;
         life.crashes.push_back(Instant::now());
         let exit = client.health().exit;
         life.last_exit = exit

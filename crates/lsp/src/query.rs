@@ -45,6 +45,8 @@ pub(crate) struct Raw {
     pub value: Value,
     pub complete: bool,
     pub warnings: Vec<String>,
+    /// From sending the final request to its answer.
+    pub server_time: Duration,
 }
 
 /// An answer that says nothing: `null`, `[]`, or a hover without contents.
@@ -132,10 +134,12 @@ impl LspPool {
                     Readiness::Settling(_)
                 );
             let epoch = client.health().busy_epoch;
-            match client
+            let sent = Instant::now();
+            let reply = client
                 .request(req.method, Some(req.params.clone()), deadline)
-                .await
-            {
+                .await;
+            let server_time = sent.elapsed();
+            match reply {
                 Ok(value) => {
                     let empty = is_empty(&value);
                     let now = client.health().readiness(Instant::now(), settle);
@@ -154,12 +158,14 @@ impl LspPool {
                             value,
                             complete: true,
                             warnings: Vec::new(),
+                            server_time,
                         };
                     }
                     if !empty {
                         break Raw {
                             value,
                             complete: false,
+                            server_time,
                             warnings: vec![format!(
                                 "the language server was still {} when it answered: results may be incomplete",
                                 detail(&client, settle)
@@ -205,7 +211,7 @@ impl LspPool {
                             req.method,
                             client.health().exit.unwrap_or_else(|| "exited".into())
                         ),
-                        stderr_tail: client.stderr_tail(STDERR_TAIL),
+                        stderr_tail: client.final_stderr_tail(STDERR_TAIL).await,
                     });
                 }
             }

@@ -17,6 +17,9 @@ pub struct Answer<T> {
     /// Things the caller should pass on ("server still indexing", "2 results with a
     /// non-file URI were dropped").
     pub warnings: Vec<String>,
+    /// How long the server took to answer the final request (the rest of the call's
+    /// time is navmap's: sync, readiness check, decoding).
+    pub server_time: std::time::Duration,
 }
 
 /// A place in a file.
