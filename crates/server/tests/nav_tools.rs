@@ -720,3 +720,32 @@ async fn long_reference_lists_are_cut_visibly_and_paged_with_a_cursor() {
     assert_eq!(err_code(&stale), "CURSOR_STALE", "{stale}");
     c.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn javascript_fixture_through_mcp_shares_the_typescript_server() {
+    if !require("typescript-language-server", true) {
+        return;
+    }
+    let dir = fixture("js");
+    let c = client(dir.path(), &[]).await;
+    let shop = Shop {
+        lang: "js",
+        server: "typescript-language-server",
+        api: "src/api.js",
+        store: "src/store.js",
+        call: (12, 40),
+        refresh: (25, 3),
+        caller: "handleRefresh",
+        class_kind: "class",
+    };
+    shop_answers(&c, &shop).await;
+    disk_edit_is_visible(&c, dir.path(), &shop).await;
+    // One process serves JavaScript and TypeScript.
+    let status = call(&c, "map_status", json!({})).await;
+    assert_eq!(
+        ok(&status)["lsp"]["js"]["pid"],
+        ok(&status)["lsp"]["ts"]["pid"]
+    );
+    let pid = server_pid(&c, "js").await;
+    close_and_check_no_orphans(c, pid).await;
+}
