@@ -45,6 +45,10 @@ pub(crate) struct Changes {
     pub edges_dirty: HashSet<Ix>,
     /// Files whose row changed only in size/mtime (same content).
     pub files_touched: HashSet<Ix>,
+    /// A node was created (ranks must be recomputed).
+    pub nodes_added: bool,
+    /// A resolver config file changed: every import is resolved again.
+    pub config_changed: bool,
 }
 
 impl Changes {
@@ -205,6 +209,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     exported: true,
                 },
             );
+            ch.nodes_added = true;
             ix
         }
     };
@@ -284,6 +289,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     },
                 );
                 ch.changed_names.insert(name);
+                ch.nodes_added = true;
                 ix
             }
         };

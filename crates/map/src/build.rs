@@ -29,8 +29,9 @@ use crate::types::{Phase, Progress, RebuildOptions, RebuildSummary, SkipReason};
 use crate::walk::{self, Scope, Seen};
 use crate::{Inner, NodeKind, State};
 
-/// Files per SQLite transaction in a fresh build.
-const FILES_PER_TRANSACTION: usize = 2000;
+/// Files per SQLite transaction in a fresh build: small enough that writing overlaps
+/// with extraction instead of trailing it.
+const FILES_PER_TRANSACTION: usize = 256;
 /// A file modified this recently is re-hashed on the next rebuild even when its size and
 /// mtime look unchanged (a write within the same mtime tick would otherwise be missed).
 const RACY_NS: i64 = 2_000_000_000;
@@ -162,6 +163,11 @@ impl Inner {
             self.frontend.is_config_file(p)
         });
         let seen = walked.files;
+        tracing::debug!(
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            files = seen.len(),
+            "walk"
+        );
         let files_scanned = seen.len() as u64;
         // Config files: re-hashed when in scope, kept as they were outside it.
         let config: BTreeMap<String, String> = {
@@ -243,7 +249,7 @@ impl Inner {
         mut sink: impl FnMut(Outcome) -> Result<()>,
     ) -> Result<()> {
         let total = jobs.len() as u64;
-        let (tx, rx) = sync_channel::<Outcome>(256);
+        let (tx, rx) = sync_channel::<Outcome>(32);
         let max = self.max_file_bytes;
         let frontend = self.frontend.clone();
         let now = now_ns();
@@ -291,7 +297,7 @@ impl Inner {
         let mut db = self.db.lock().map_err(MapError::internal)?;
         {
             let tx = db.transaction()?;
-            tx.execute_batch("DELETE FROM files; DELETE FROM nodes;")?;
+            tx.execute_batch("DELETE FROM files; DELETE FROM edges; DELETE FROM externals;")?;
             db::set_meta(&tx, "dirty", "1")?;
             tx.commit()?;
         }
@@ -299,7 +305,10 @@ impl Inner {
         let mut ch = Changes::default();
         let mut pending = 0usize;
         let mut indexed = 0u64;
+        let t = Instant::now();
+        let mut consumer = std::time::Duration::ZERO;
         self.extract_stream(jobs, true, progress, |o| {
+            let started = Instant::now();
             if let Outcome::Update(u) = o {
                 if matches!(u.content, Content::Facts(_)) {
                     indexed += 1;
@@ -311,9 +320,15 @@ impl Inner {
                     pending = 0;
                 }
             }
+            consumer += started.elapsed();
             Ok(())
         })?;
         write_rows(&mut db, &model, &mut ch)?;
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            consumer_ms = consumer.as_secs_f64() * 1e3,
+            "extract + apply + rows"
+        );
         summary.files_indexed = indexed;
         summary.files_deleted = {
             let st = self.state.read().map_err(MapError::internal)?;
@@ -343,7 +358,7 @@ impl Inner {
             &mut meta,
             progress,
         )?;
-        summary.files_resolved = resolved;
+        summary.files_resolved = resolved.resolved;
         drop(db);
         progress(Progress {
             phase: Phase::Ranking,
@@ -358,7 +373,7 @@ impl Inner {
             built: true,
             derived: Default::default(),
         };
-        next.refresh_derived(true);
+        next.refresh_derived(None);
         let mut st = self.state.write().map_err(MapError::internal)?;
         let old = std::mem::replace(&mut *st, next);
         drop(st);
@@ -394,10 +409,16 @@ impl Inner {
             (jobs, deleted, keep)
         };
         let mut outcomes = Vec::new();
+        let t = Instant::now();
         self.extract_stream(jobs, full, progress, |o| {
             outcomes.push(o);
             Ok(())
         })?;
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            files = outcomes.len(),
+            "extract"
+        );
         let mut st = self.state.write().map_err(MapError::internal)?;
         let mut db = self.db.lock().map_err(MapError::internal)?;
         let st = &mut *st;
@@ -447,6 +468,7 @@ impl Inner {
         }
         if config_changed {
             builder.resolver = None;
+            ch.config_changed = true;
         }
         let all = dirty.then(|| st.model.indexed_file_ixs().collect());
         let mut meta = st.meta.clone();
@@ -461,7 +483,7 @@ impl Inner {
             &mut meta,
             progress,
         )?;
-        summary.files_resolved = resolved;
+        summary.files_resolved = resolved.resolved;
         st.meta = meta;
         st.built = true;
         progress(Progress {
@@ -469,7 +491,7 @@ impl Inner {
             done: 0,
             total: 1,
         });
-        st.refresh_derived(false);
+        st.refresh_derived(Some(&resolved));
         Ok(())
     }
 
@@ -515,7 +537,7 @@ impl Inner {
         all: Option<HashSet<Ix>>,
         meta: &mut Meta,
         progress: &dyn Fn(Progress),
-    ) -> Result<u64> {
+    ) -> Result<Finished> {
         // The module resolver knows the file set: rebuilt when it changes.
         let rebuilt = builder.resolver.is_none() || ch.file_set_changed;
         if rebuilt {
@@ -539,11 +561,15 @@ impl Inner {
                 .collect(),
         };
         // Import targets: every file when the resolver changed, else the re-indexed ones.
-        let target_files: Vec<Ix> = if rebuilt || all.is_some() {
+        // Every import again when what resolves them changed; a resolver that was merely
+        // not built yet (first rebuild after opening) agrees with the stored targets.
+        let retarget_all = ch.file_set_changed || ch.config_changed || all.is_some();
+        let target_files: Vec<Ix> = if retarget_all {
             model.indexed_file_ixs().collect()
         } else {
             affected.iter().copied().collect()
         };
+        let t = Instant::now();
         let computed: Vec<(Ix, Vec<ImportTarget>)> = target_files
             .par_iter()
             .map(|&f| {
@@ -606,6 +632,13 @@ impl Inner {
         let mut order: Vec<Ix> = affected.into_iter().collect();
         order.sort_unstable();
         let total = order.len() as u64;
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            files = order.len(),
+            "import targets"
+        );
+        let t = Instant::now();
+        let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
         for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
             progress(Progress {
                 phase: Phase::Resolving,
@@ -630,6 +663,16 @@ impl Inner {
                 }
             }
         }
+        let edges_changed = order
+            .iter()
+            .zip(&sig_before)
+            .any(|(&f, &before)| edge_signature(model, f) != before);
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            edges_changed,
+            "resolve"
+        );
+        let t = Instant::now();
         ch.edges_dirty.extend(order.iter().copied());
         // External modules nobody imports any more.
         let orphans: Vec<Ix> = model
@@ -649,6 +692,16 @@ impl Inner {
                 .unwrap_or(0),
         );
         meta.dirty = false;
+        let finished = Finished {
+            resolved: total,
+            graph_changed: edges_changed || !ch.nodes_deleted.is_empty() || ch.nodes_added,
+            changed_nodes: ch
+                .nodes_upserted
+                .iter()
+                .chain(&ch.nodes_deleted)
+                .copied()
+                .collect(),
+        };
         let tx = db.transaction()?;
         write_rows_tx(&tx, model, ch)?;
         for &f in &ch.edges_dirty {
@@ -665,8 +718,40 @@ impl Inner {
         )?;
         db::set_meta(&tx, "dirty", "0")?;
         tx.commit()?;
-        Ok(total)
+        tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
+        Ok(finished)
     }
+}
+
+/// What `finish` tells the derived data.
+pub(crate) struct Finished {
+    pub resolved: u64,
+    /// Nodes or edges were added, removed or changed: ranks and clusters are recomputed.
+    pub graph_changed: bool,
+    /// Nodes whose search entry may have changed.
+    pub changed_nodes: Vec<Ix>,
+}
+
+/// A fingerprint of a file's outgoing edges (lines excluded: moving code changes nothing).
+fn edge_signature(model: &Model, file: Ix) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let Some(f) = model.file(file) else { return 0 };
+    if f.node.is_none() {
+        return 0;
+    }
+    let mut edges: Vec<(Ix, Ix, u8, u8)> = model
+        .file_nodes(file)
+        .into_iter()
+        .flat_map(|s| {
+            model.out[s as usize]
+                .iter()
+                .map(move |e| (s, e.other, e.kind as u8, e.conf as u8))
+        })
+        .collect();
+    edges.sort_unstable();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    edges.hash(&mut h);
+    h.finish()
 }
 
 fn guarded_resolve(
@@ -716,13 +801,17 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
     );
     ch.nodes_upserted.insert(ix);
     ch.nodes_deleted.remove(&ix);
+    ch.nodes_added = true;
     ix
 }
 
 fn write_rows(db: &mut Db, model: &Model, ch: &mut Changes) -> Result<()> {
+    let t = Instant::now();
+    let (files, nodes) = (ch.files_upserted.len(), ch.nodes_upserted.len());
     let tx = db.transaction()?;
     write_rows_tx(&tx, model, ch)?;
     tx.commit()?;
+    tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, files, nodes, "rows");
     Ok(())
 }
 

@@ -1,9 +1,10 @@
 //! SQLite persistence of the model: schema, versioning, loading and writing changes.
 //!
 //! Tables: `meta` (schema version, generation, build time, the dirty flag, config-file
-//! hashes), `files` (one row per file of a known language, with its references, imports
-//! and resolved outgoing edges as blobs, see `codec.rs`) and `nodes` (one row per file,
-//! definition and external module; the row id is the node's index everywhere).
+//! hashes), `files` (one row per file of a known language, with its nodes — the file node
+//! and its definitions, each with its index — its references, imports, bindings and
+//! resolved outgoing edges as blobs, see `codec.rs`) and `externals` (one row per external
+//! module node). Node indexes are stored, never reassigned: they are stable across edits.
 //!
 //! Crash safety: every file's rows are written in one transaction (a file is never
 //! half-written); `dirty` is set before the first write of a build and cleared in its last
@@ -22,7 +23,7 @@ use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+pub(crate) const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -36,25 +37,17 @@ CREATE TABLE files(
     skipped TEXT,
     lines INTEGER NOT NULL,
     had_errors INTEGER NOT NULL,
-    facts BLOB,
-    edges BLOB
+    nodes BLOB,
+    facts BLOB
 );
-CREATE TABLE nodes(
+CREATE TABLE edges(
+    file INTEGER PRIMARY KEY,
+    data BLOB NOT NULL
+);
+CREATE TABLE externals(
     id INTEGER PRIMARY KEY,
-    file INTEGER,
     lang TEXT NOT NULL,
-    node_id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    qname TEXT NOT NULL,
-    parent INTEGER,
-    start_line INTEGER NOT NULL,
-    end_line INTEGER NOT NULL,
-    name_line INTEGER NOT NULL,
-    name_col INTEGER NOT NULL,
-    signature TEXT,
-    doc TEXT,
-    exported INTEGER NOT NULL
+    package TEXT NOT NULL
 );
 ";
 
@@ -186,56 +179,43 @@ impl Db {
     /// Loads the whole model. A decoding failure means a corrupt database.
     pub fn load(&self, model: &mut Model) -> Result<()> {
         let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
-        // Nodes first: files' blobs refer to them.
-        let mut stmt = self.conn.prepare(
-            "SELECT id, file, lang, node_id, kind, name, qname, parent, start_line, end_line,
-                    name_line, name_col, signature, doc, exported FROM nodes ORDER BY id",
-        )?;
+        // External modules first: import targets refer to them.
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, lang, package FROM externals")?;
         let mut rows = stmt.query([])?;
-        let mut parents = Vec::new();
         while let Some(r) = rows.next()? {
             let ix: Ix = r.get(0)?;
-            let kind: String = r.get(4)?;
-            let kind = NodeKind::parse(&kind).ok_or_else(|| bad("node kind"))?;
-            let lang: String = r.get(2)?;
-            let lang = model.lang_ix(&lang);
-            let name: String = r.get(5)?;
-            let name = model.names.intern(&name);
-            let parent: Option<Ix> = r.get(7)?;
-            parents.push((ix, parent));
+            let lang: String = r.get(1)?;
+            let package: String = r.get(2)?;
+            let lang_ix = model.lang_ix(&lang);
+            let name = model.names.intern(&package);
             model.put_node(
                 ix,
                 Node {
-                    id: r.get::<_, String>(3)?.into_boxed_str(),
-                    kind,
+                    id: crate::id::external_id(&lang, &package).into_boxed_str(),
+                    kind: NodeKind::Module,
                     name,
-                    qname: r.get::<_, String>(6)?.into_boxed_str(),
-                    lang,
-                    file: r.get(1)?,
-                    parent,
+                    qname: package.into_boxed_str(),
+                    lang: lang_ix,
+                    file: None,
+                    parent: None,
                     children: vec![],
-                    start_line: r.get(8)?,
-                    end_line: r.get(9)?,
-                    name_line: r.get(10)?,
-                    name_col: r.get(11)?,
-                    signature: r.get::<_, Option<String>>(12)?.map(String::into_boxed_str),
-                    doc: r.get::<_, Option<String>>(13)?.map(String::into_boxed_str),
-                    exported: r.get::<_, i64>(14)? != 0,
+                    start_line: 0,
+                    end_line: 0,
+                    name_line: 0,
+                    name_col: 0,
+                    signature: None,
+                    doc: None,
+                    exported: true,
                 },
             );
         }
         drop(rows);
-        for (ix, parent) in parents {
-            if let Some(p) = parent {
-                let Some(Some(pn)) = model.nodes.get_mut(p as usize) else {
-                    return Err(bad("parent of a node is missing"));
-                };
-                pn.children.push(ix);
-            }
-        }
         let mut stmt = self.conn.prepare(
-            "SELECT id, path, lang, size, mtime, hash, skipped, lines, had_errors, facts, edges
-             FROM files ORDER BY id",
+            "SELECT f.id, f.path, f.lang, f.size, f.mtime, f.hash, f.skipped, f.lines, f.had_errors,
+                    f.nodes, f.facts, e.data
+             FROM files f LEFT JOIN edges e ON e.file = f.id ORDER BY f.id",
         )?;
         let mut rows = stmt.query([])?;
         let mut edge_blobs = Vec::new();
@@ -251,8 +231,9 @@ impl Db {
                 Some(s) => Some(SkipReason::parse(&s).ok_or_else(|| bad("skip reason"))?),
                 None => None,
             };
-            let facts: Option<Vec<u8>> = r.get(9)?;
-            let edges: Option<Vec<u8>> = r.get(10)?;
+            let nodes: Option<Vec<u8>> = r.get(9)?;
+            let facts: Option<Vec<u8>> = r.get(10)?;
+            let edges: Option<Vec<u8>> = r.get(11)?;
             let mut rec = FileRec {
                 path: path.into_boxed_str(),
                 lang,
@@ -269,6 +250,9 @@ impl Db {
                 bindings: vec![],
                 stale: false,
             };
+            if let Some(nodes) = nodes {
+                decode_nodes(&nodes, model, ix, &mut rec).map_err(|_| bad("file nodes"))?;
+            }
             if let Some(facts) = facts {
                 decode_facts(&facts, model, &mut rec).map_err(|_| bad("file facts"))?;
             }
@@ -278,32 +262,14 @@ impl Db {
             }
         }
         drop(rows);
-        // Files' nodes, in source order.
-        let mut per_file: Vec<(Ix, u32, Ix, NodeKind)> = model
-            .node_ixs()
-            .filter_map(|ix| {
-                let n = model.n(ix);
-                n.file.map(|f| (f, n.start_line, ix, n.kind))
-            })
-            .collect();
-        per_file.sort_unstable();
-        for (f, _, ix, kind) in per_file {
-            let Some(Some(rec)) = model.files.get_mut(f as usize) else {
-                return Err(bad("node of a missing file"));
-            };
-            if kind == NodeKind::File {
-                rec.node = Some(ix);
-            } else {
-                rec.defs.push(ix);
-            }
-        }
+        // Containers: every node's parent is in its own file.
         for ix in model.node_ixs().collect::<Vec<_>>() {
-            let n = model.nodes[ix as usize].as_mut().expect("live");
-            let mut ch = std::mem::take(&mut n.children);
-            ch.sort_unstable();
-            let model_ref = &*model;
-            ch.sort_by_key(|&c| model_ref.n(c).start_line);
-            model.nodes[ix as usize].as_mut().expect("live").children = ch;
+            if let Some(p) = model.n(ix).parent {
+                let Some(Some(pn)) = model.nodes.get_mut(p as usize) else {
+                    return Err(bad("parent of a node is missing"));
+                };
+                pn.children.push(ix);
+            }
         }
         for fix in model.file_ixs().collect::<Vec<_>>() {
             for sym in model.used_names(fix) {
@@ -330,10 +296,10 @@ pub(crate) fn set_meta(tx: &Transaction, key: &str, value: &str) -> Result<()> {
 pub(crate) fn write_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
     let f = model.f(fix);
     let facts = f.node.map(|_| encode_facts(model, fix));
+    let nodes = f.node.map(|_| encode_nodes(model, fix));
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO files(id, path, lang, size, mtime, hash, skipped, lines, had_errors, facts, edges)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                 (SELECT edges FROM files WHERE id = ?1))",
+        "INSERT OR REPLACE INTO files(id, path, lang, size, mtime, hash, skipped, lines, had_errors, nodes, facts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?11, ?10)",
     )?
     .execute(params![
         fix,
@@ -346,6 +312,7 @@ pub(crate) fn write_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result
         f.lines,
         f.had_errors as i64,
         facts,
+        nodes,
     ])?;
     Ok(())
 }
@@ -360,46 +327,39 @@ pub(crate) fn touch_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result
 pub(crate) fn delete_file_row(tx: &Transaction, fix: Ix) -> Result<()> {
     tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
         .execute(params![fix])?;
+    tx.prepare_cached("DELETE FROM edges WHERE file = ?1")?
+        .execute(params![fix])?;
     Ok(())
 }
 
+/// Persists an external module node (file-owned nodes live in their file's row).
 pub(crate) fn write_node_row(tx: &Transaction, model: &Model, ix: Ix) -> Result<()> {
     let n = model.n(ix);
-    tx.prepare_cached(
-        "INSERT OR REPLACE INTO nodes(id, file, lang, node_id, kind, name, qname, parent, start_line,
-             end_line, name_line, name_col, signature, doc, exported)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    )?
-    .execute(params![
-        ix,
-        n.file,
-        model.lang(n.lang),
-        &*n.id,
-        n.kind.as_str(),
-        model.names.str(n.name),
-        &*n.qname,
-        n.parent,
-        n.start_line,
-        n.end_line,
-        n.name_line,
-        n.name_col,
-        n.signature.as_deref(),
-        n.doc.as_deref(),
-        n.exported as i64,
-    ])?;
+    if n.file.is_some() {
+        return Ok(());
+    }
+    tx.prepare_cached("INSERT OR REPLACE INTO externals(id, lang, package) VALUES (?1, ?2, ?3)")?
+        .execute(params![ix, model.lang(n.lang), &*n.qname])?;
     Ok(())
 }
 
 pub(crate) fn delete_node_row(tx: &Transaction, ix: Ix) -> Result<()> {
-    tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
+    tx.prepare_cached("DELETE FROM externals WHERE id = ?1")?
         .execute(params![ix])?;
     Ok(())
 }
 
 pub(crate) fn write_edges(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
-    let blob = model.f(fix).node.map(|_| encode_edges(model, fix));
-    tx.prepare_cached("UPDATE files SET edges = ?2 WHERE id = ?1")?
-        .execute(params![fix, blob])?;
+    match model.f(fix).node {
+        Some(_) => {
+            tx.prepare_cached("INSERT OR REPLACE INTO edges(file, data) VALUES (?1, ?2)")?
+                .execute(params![fix, encode_edges(model, fix)])?;
+        }
+        None => {
+            tx.prepare_cached("DELETE FROM edges WHERE file = ?1")?
+                .execute(params![fix])?;
+        }
+    }
     Ok(())
 }
 
@@ -424,6 +384,82 @@ fn conf_code(c: Confidence) -> u8 {
 
 fn conf_from(c: u8) -> Result<Confidence, DecodeError> {
     CONFIDENCES.get(c as usize).copied().ok_or(DecodeError)
+}
+
+fn kind_index(k: NodeKind) -> u8 {
+    NodeKind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
+}
+
+/// The file node, then the definitions in facts order.
+fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
+    let mut w = Writer::default();
+    let ixs = model.file_nodes(fix);
+    w.u64(ixs.len() as u64);
+    for ix in ixs {
+        let n = model.n(ix);
+        w.u32(ix);
+        w.u8(kind_index(n.kind));
+        w.str(&n.id);
+        w.str(model.names.str(n.name));
+        w.str(&n.qname);
+        w.u32(n.parent.map(|p| p + 1).unwrap_or(0));
+        w.u32(n.start_line);
+        w.u32(n.end_line);
+        w.u32(n.name_line);
+        w.u32(n.name_col);
+        w.opt_str(n.signature.as_deref());
+        w.opt_str(n.doc.as_deref());
+        w.u8(n.exported as u8);
+    }
+    w.buf
+}
+
+fn decode_nodes(
+    blob: &[u8],
+    model: &mut Model,
+    fix: Ix,
+    rec: &mut FileRec,
+) -> Result<(), DecodeError> {
+    let mut r = Reader::new(blob);
+    let n = r.u64()?;
+    for i in 0..n {
+        let ix = r.u32()?;
+        let kind = *NodeKind::ALL.get(r.u8()? as usize).ok_or(DecodeError)?;
+        let id: Box<str> = r.str()?.into();
+        let name = model.names.intern(r.str()?);
+        let qname: Box<str> = r.str()?.into();
+        let parent = r.u32()?.checked_sub(1);
+        let node = Node {
+            id,
+            kind,
+            name,
+            qname,
+            lang: rec.lang,
+            file: Some(fix),
+            parent,
+            children: vec![],
+            start_line: r.u32()?,
+            end_line: r.u32()?,
+            name_line: r.u32()?,
+            name_col: r.u32()?,
+            signature: r.opt_str()?.map(Box::from),
+            doc: r.opt_str()?.map(Box::from),
+            exported: r.u8()? != 0,
+        };
+        if model.node(ix).is_some() || (i == 0) != (kind == NodeKind::File) {
+            return Err(DecodeError);
+        }
+        model.put_node(ix, node);
+        if i == 0 {
+            rec.node = Some(ix);
+        } else {
+            rec.defs.push(ix);
+        }
+    }
+    if !r.done() {
+        return Err(DecodeError);
+    }
+    Ok(())
 }
 
 fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {

@@ -97,22 +97,52 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn refresh_derived(&mut self, fresh: bool) {
-        let previous = if fresh {
-            Vec::new()
-        } else {
-            std::mem::take(&mut self.derived.pagerank)
+    /// Ranks, clusters and the search index for the current model: all of it (`None`,
+    /// after a fresh build or a load), or what a change needs (ranks and clusters only
+    /// when the graph changed; search entries only for the changed nodes).
+    pub(crate) fn refresh_derived(&mut self, delta: Option<&build::Finished>) {
+        let t = std::time::Instant::now();
+        let graph = delta.is_none_or(|d| d.graph_changed);
+        let previous_rank = match delta {
+            Some(_) if graph => std::mem::take(&mut self.derived.pagerank),
+            _ => Vec::new(),
         };
-        let ranking = rank::rank(&self.model, &previous);
-        self.derived.pagerank = ranking.pagerank;
-        self.derived.score = ranking.score;
-        let prev_clusters = if fresh {
-            Default::default()
-        } else {
-            std::mem::take(&mut self.derived.clustering)
+        let previous_clusters = match delta {
+            Some(_) if graph => std::mem::take(&mut self.derived.clustering),
+            _ => Default::default(),
         };
-        self.derived.clustering = cluster::cluster(&self.model, prev_clusters);
-        self.derived.search = search::SearchIndex::build(&self.model);
+        let model = &self.model;
+        let search = &mut self.derived.search;
+        // Independent of one another: on two cores, run them side by side.
+        let (ranked, (clustered, ())) = rayon::join(
+            || graph.then(|| rank::rank(model, &previous_rank)),
+            || {
+                rayon::join(
+                    || graph.then(|| cluster::cluster(model, previous_clusters)),
+                    || match delta {
+                        None => *search = search::SearchIndex::build(model),
+                        Some(d) => {
+                            search.update(model, d.changed_nodes.iter().copied());
+                            if search.needs_compaction() {
+                                *search = search::SearchIndex::build(model);
+                            }
+                        }
+                    },
+                )
+            },
+        );
+        if let Some(r) = ranked {
+            self.derived.pagerank = r.pagerank;
+            self.derived.score = r.score;
+        }
+        if let Some(c) = clustered {
+            self.derived.clustering = c;
+        }
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            graph,
+            "ranks, clusters, search index"
+        );
     }
 }
 
@@ -217,7 +247,7 @@ impl Map {
             derived: Derived::default(),
         };
         if built {
-            state.refresh_derived(true);
+            state.refresh_derived(None);
         }
         for w in &warnings {
             tracing::warn!("{w}");

@@ -84,7 +84,20 @@ impl State {
         let allowed = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
         let cap = max_nodes * NEIGHBOR_EXPANSION_FACTOR;
         let mut seen: HashSet<Ix> = HashSet::from([start]);
-        let mut found: Vec<(u32, Reverse<u32>, Neighbor)> = Vec::new();
+        // (depth, score, node, edge, confidence, line, direction, via): views are built
+        // only for what survives the cut.
+        type Found = (
+            u32,
+            Reverse<u32>,
+            Ix,
+            EdgeKind,
+            Confidence,
+            u32,
+            Direction,
+            Ix,
+        );
+        let mut found: Vec<Found> = Vec::new();
+        let mut beyond_cap: HashSet<Ix> = HashSet::new();
         let mut frontier = BinaryHeap::new();
         frontier.push(Reverse((0u32, ordered_score(self.score(start)), start)));
         while let Some(Reverse((d, _, node))) = frontier.pop() {
@@ -124,31 +137,34 @@ impl State {
                     step.push((e.other, e.kind, e.conf, e.line, Direction::In));
                 }
             }
+            step.retain(|s| allowed(s.1) && !seen.contains(&s.0));
+            // Per-node cap: a hub contributes its best `max_nodes` (resolved edges first,
+            // then by hub score); the rest only count towards `total`.
+            if step.len() > max_nodes {
+                let key = |s: &(Ix, EdgeKind, Confidence, u32, Direction)| {
+                    (
+                        s.2 == Confidence::Candidate,
+                        ordered_score(self.score(s.0)),
+                        s.0,
+                    )
+                };
+                step.select_nth_unstable_by_key(max_nodes, key);
+                let mut rest: Vec<Ix> = step[max_nodes..].iter().map(|s| s.0).collect();
+                rest.sort_unstable();
+                rest.dedup();
+                step.truncate(max_nodes);
+                let kept: HashSet<Ix> = step.iter().map(|s| s.0).collect();
+                beyond_cap.extend(rest.into_iter().filter(|r| !kept.contains(r)));
+            }
             // Best edge first for each neighbor: resolved before candidates.
             step.sort_by_key(|s| (s.2, s.1));
             for (other, kind, conf, line, dir) in step {
-                if !allowed(kind) || !seen.insert(other) {
+                if !seen.insert(other) {
                     continue;
                 }
-                let resolved = conf != Confidence::Candidate;
-                // The line is in the file of the edge's source.
-                let line = (line != u32::MAX).then(|| line + 1);
                 let score = ordered_score(self.score(other));
-                found.push((
-                    d + 1,
-                    score,
-                    Neighbor {
-                        node: self.view(other),
-                        edge: kind,
-                        direction: dir,
-                        depth: d + 1,
-                        via: m.n(node).id.to_string(),
-                        resolved,
-                        confidence: conf,
-                        line,
-                    },
-                ));
-                if resolved {
+                found.push((d + 1, score, other, kind, conf, line, dir, node));
+                if conf != Confidence::Candidate {
                     frontier.push(Reverse((d + 1, score, other)));
                 }
             }
@@ -156,17 +172,32 @@ impl State {
         found.sort_by(|a, b| {
             (a.0, a.1)
                 .cmp(&(b.0, b.1))
-                .then_with(|| a.2.node.id.cmp(&b.2.node.id))
+                .then_with(|| m.n(a.2).id.cmp(&m.n(b.2).id))
         });
-        let total = found.len();
+        let total = found.len() + beyond_cap.iter().filter(|n| !seen.contains(n)).count();
         found.truncate(max_nodes);
+        let neighbors = found
+            .into_iter()
+            .map(
+                |(depth, _, other, edge, confidence, line, direction, via)| Neighbor {
+                    node: self.view(other),
+                    edge,
+                    direction,
+                    depth,
+                    via: m.n(via).id.to_string(),
+                    resolved: confidence != Confidence::Candidate,
+                    confidence,
+                    // The line is in the file of the edge's source.
+                    line: (line != u32::MAX).then(|| line + 1),
+                },
+            )
+            .collect();
         Ok(NeighborsResult {
             node: self.view(start),
-            neighbors: found.into_iter().map(|f| f.2).collect(),
+            neighbors,
             total,
         })
     }
-
     pub(crate) fn path(
         &self,
         from: &str,
@@ -413,6 +444,7 @@ impl State {
         let mut languages = BTreeMap::new();
         let mut skipped = BTreeMap::new();
         let mut files = 0;
+        let mut lines = 0u64;
         let mut with_errors = 0;
         for f in m.file_ixs() {
             let r = m.f(f);
@@ -421,6 +453,7 @@ impl State {
                 continue;
             }
             files += 1;
+            lines += r.lines as u64;
             with_errors += r.had_errors as usize;
             *languages.entry(m.lang(r.lang).to_string()).or_insert(0) += 1;
         }
@@ -438,6 +471,7 @@ impl State {
             root: root.to_path_buf(),
             db_path: db_path.to_path_buf(),
             files,
+            lines,
             symbols: m.symbol_count(),
             edges: m.edge_count(),
             edges_by_confidence: by_conf,

@@ -710,16 +710,32 @@ fn definitions_changes_reach_other_files() {
     let store_src = shop().into_iter().find(|f| f.0 == "store").unwrap().1;
     fx.write(
         "store",
-        &store_src.replace(
-            "def method SessionStore.refresh\n",
-            "def method SessionStore.renamed\n",
-        ),
+        &store_src.replace("SessionStore.refresh", "SessionStore.renamed"),
     );
     fx.rebuild();
     assert!(
         fx.out(&fx.id("api", "handle_refresh"))
             .iter()
             .all(|e| !e.0.ends_with(".refresh"))
+    );
+    // The search index follows: the new name is found, the old one is gone.
+    let renamed = fx.map.search("renamed", None, 5).unwrap();
+    assert_eq!(
+        renamed.results[0].node.id,
+        fx.id("store", "SessionStore.renamed")
+    );
+    let old = fx.map.search("refresh", None, 20).unwrap();
+    assert!(
+        old.results
+            .iter()
+            .all(|h| h.node.id != fx.id("store", "SessionStore.refresh"))
+    );
+    let gone = fx.map.search("more", None, 20).unwrap();
+    assert!(
+        gone.results
+            .iter()
+            .all(|h| !h.node.id.contains("util/more")),
+        "{gone:?}"
     );
     fx.write("store", store_src);
     fx.rebuild();

@@ -196,7 +196,8 @@ pub struct NeighborsResult {
     pub node: NodeView,
     /// Best-first: by depth, then hub score.
     pub neighbors: Vec<Neighbor>,
-    /// How many distinct neighbors were found before `max_nodes` cut the list.
+    /// How many distinct neighbors were found before `max_nodes` cut the list (a lower
+    /// bound at depth > 1: expansion stops once enough are found to rank).
     pub total: usize,
 }
 
@@ -295,6 +296,8 @@ pub struct Status {
     pub root: PathBuf,
     pub db_path: PathBuf,
     pub files: usize,
+    /// Lines of the indexed files.
+    pub lines: u64,
     pub symbols: usize,
     pub edges: usize,
     /// Stored edges by confidence.

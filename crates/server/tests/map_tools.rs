@@ -168,7 +168,10 @@ async fn call_with(
     let env: Value = serde_json::from_str(text).unwrap();
     assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
     if env["ok"] == true {
-        assert!(env["tokenBudget"]["used"].as_u64().unwrap() <= 2000, "{text}");
+        assert!(
+            env["tokenBudget"]["used"].as_u64().unwrap() <= 2000,
+            "{text}"
+        );
     }
     env
 }
@@ -384,11 +387,25 @@ async fn map_rebuild_sends_progress_when_asked() {
     // rmcp's client puts its own progress token on every request: the full rebuild's
     // notifications are those with the last token seen.
     let got = rec.0.lock().unwrap().clone();
-    let last = got.last().expect("progress notifications").progress_token.clone();
-    let mine: Vec<&ProgressNotificationParam> = got.iter().filter(|p| p.progress_token == last).collect();
+    let last = got
+        .last()
+        .expect("progress notifications")
+        .progress_token
+        .clone();
+    let mine: Vec<&ProgressNotificationParam> =
+        got.iter().filter(|p| p.progress_token == last).collect();
     assert!(mine.len() >= 3, "{got:?}");
-    assert!(mine.windows(2).all(|w| w[0].progress < w[1].progress), "{mine:?}");
-    assert!(mine[0].progress < 50.0 && mine.last().unwrap().progress >= 95.0, "{mine:?}");
-    assert!(mine.iter().all(|p| p.total == Some(100.0) && p.message.is_some()));
+    assert!(
+        mine.windows(2).all(|w| w[0].progress < w[1].progress),
+        "{mine:?}"
+    );
+    assert!(
+        mine[0].progress < 50.0 && mine.last().unwrap().progress >= 95.0,
+        "{mine:?}"
+    );
+    assert!(
+        mine.iter()
+            .all(|p| p.total == Some(100.0) && p.message.is_some())
+    );
     c.cancel().await.unwrap();
 }

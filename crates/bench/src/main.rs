@@ -1,0 +1,662 @@
+//! `navmap-bench`: how fast the map builds, rebuilds and answers, on real code.
+//!
+//! Each corpus is first **copied** into a temporary directory (so the one-file-change
+//! measurement never touches the original, and the map database lives with the copy),
+//! then: a cold build (wall time, LOC/s, files/s, peak RSS), reopening the map from SQLite,
+//! no-op rebuilds, one-file-change rebuilds, and `search` / `neighbors` latency (p50, p95,
+//! max over a few hundred queries drawn from the map itself: exact names, prefixes and
+//! one-letter typos). All in-process: the MCP round trip is not included.
+//!
+//! ```text
+//! cargo build --release -p navmap-bench
+//! target/release/navmap-bench --corpus <dir> [--exclude <dir name>]... [--max-loc <n>]
+//! target/release/navmap-bench --generate <files> --lang <id> [--blocks <n>]
+//! target/release/navmap-bench --preset python-stdlib | cargo-registry | generated
+//! ```
+//! Peak RSS is the process's high-water mark (`VmHWM`), reset before each corpus.
+//! With `--navmap <binary>` (default: a `navmap` next to this binary, if built), the same
+//! queries also go through `navmap serve` over MCP stdio, timed from request to answer.
+//! Must not touch: anything outside the temporary copy (the corpus is only read).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
+
+struct Opts {
+    corpus: Option<PathBuf>,
+    exclude: Vec<String>,
+    max_loc: Option<u64>,
+    generate: Option<usize>,
+    lang: Option<String>,
+    blocks: usize,
+    queries: usize,
+    label: String,
+    navmap: Option<PathBuf>,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: navmap-bench --corpus <dir> [--exclude <name>]... [--max-loc <n>] [--queries <n>]\n\
+         \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
+         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated"
+    );
+    std::process::exit(2)
+}
+
+fn parse() -> Vec<Opts> {
+    let mut args = std::env::args().skip(1);
+    let mut o = Opts {
+        corpus: None,
+        exclude: vec![],
+        max_loc: None,
+        generate: None,
+        lang: None,
+        blocks: 8,
+        queries: 300,
+        label: String::new(),
+        navmap: default_navmap(),
+    };
+    let mut presets = vec![];
+    while let Some(a) = args.next() {
+        let mut val = || args.next().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--corpus" => o.corpus = Some(val().into()),
+            "--exclude" => o.exclude.push(val()),
+            "--max-loc" => o.max_loc = Some(val().parse().unwrap_or_else(|_| usage())),
+            "--generate" => o.generate = Some(val().parse().unwrap_or_else(|_| usage())),
+            "--lang" => o.lang = Some(val()),
+            "--blocks" => o.blocks = val().parse().unwrap_or_else(|_| usage()),
+            "--queries" => o.queries = val().parse().unwrap_or_else(|_| usage()),
+            "--preset" => presets.push(val()),
+            "--navmap" => o.navmap = Some(val().into()),
+            "--no-mcp" => o.navmap = None,
+            _ => usage(),
+        }
+    }
+    if presets.is_empty() {
+        if o.corpus.is_none() && o.generate.is_none() {
+            usage();
+        }
+        o.label = o
+            .corpus
+            .as_ref()
+            .map(|c| c.display().to_string())
+            .unwrap_or_else(|| "generated".into());
+        return vec![o];
+    }
+    presets
+        .into_iter()
+        .map(|p| {
+            let mut x = preset(&p, o.queries);
+            x.navmap = o.navmap.clone();
+            x
+        })
+        .collect()
+}
+
+fn preset(name: &str, queries: usize) -> Opts {
+    let mut o = Opts {
+        corpus: None,
+        exclude: vec![],
+        max_loc: None,
+        generate: None,
+        lang: None,
+        blocks: 8,
+        queries,
+        label: name.to_string(),
+        navmap: None,
+    };
+    match name {
+        "python-stdlib" => {
+            let out = std::process::Command::new("python3")
+                .args([
+                    "-c",
+                    "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
+                ])
+                .output()
+                .expect("python3 on PATH");
+            o.corpus = Some(String::from_utf8_lossy(&out.stdout).trim().into());
+            o.exclude = vec!["site-packages".into()];
+        }
+        "cargo-registry" => {
+            let home = std::env::var("CARGO_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|_| {
+                    PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo")
+                });
+            let src = home.join("registry/src");
+            let index = std::fs::read_dir(&src)
+                .ok()
+                .and_then(|mut d| d.next())
+                .and_then(|e| e.ok())
+                .map(|e| e.path())
+                .expect("a crates.io source directory under $CARGO_HOME/registry/src");
+            o.corpus = Some(index);
+            o.max_loc = Some(600_000);
+        }
+        "generated" => {
+            o.generate = Some(1500);
+            o.blocks = 8;
+            // The first language with a template (see templates/).
+            o.lang = navmap_grammars::registry()
+                .ids()
+                .into_iter()
+                .find(|id| template_path(id).exists())
+                .map(str::to_string);
+        }
+        _ => usage(),
+    }
+    o
+}
+
+fn default_navmap() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let p = exe.with_file_name("navmap");
+    p.exists().then_some(p)
+}
+
+fn template_path(lang: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("templates")
+        .join(format!("{lang}.tmpl"))
+}
+
+// ---- corpora -------------------------------------------------------------------------
+
+/// Copies files of known languages (and nothing through symlinks) from `from` to `to`,
+/// whole top-level directories in sorted order, until `max_loc` lines.
+fn copy_corpus(from: &Path, to: &Path, exclude: &[String], max_loc: Option<u64>) -> (u64, u64) {
+    let registry = navmap_grammars::registry();
+    let mut files = vec![];
+    collect(from, from, exclude, &registry, &mut files);
+    files.sort();
+    let mut loc = 0u64;
+    let mut count = 0u64;
+    let mut last_top: Option<String> = None;
+    for rel in files {
+        let top = rel.split('/').next().unwrap_or("").to_string();
+        if let Some(max) = max_loc
+            && loc >= max
+            && last_top.as_deref() != Some(top.as_str())
+        {
+            break;
+        }
+        last_top = Some(top);
+        let src = from.join(&rel);
+        let dst = to.join(&rel);
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        if let Ok(bytes) = std::fs::read(&src) {
+            loc += bytes.iter().filter(|b| **b == b'\n').count() as u64;
+            std::fs::write(&dst, bytes).unwrap();
+            count += 1;
+        }
+    }
+    (count, loc)
+}
+
+fn collect(
+    root: &Path,
+    dir: &Path,
+    exclude: &[String],
+    reg: &navmap_language::Registry,
+    out: &mut Vec<String>,
+) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        let name = e.file_name().to_string_lossy().to_string();
+        if ft.is_symlink() || exclude.contains(&name) {
+            continue;
+        }
+        let p = e.path();
+        if ft.is_dir() {
+            collect(root, &p, exclude, reg, out);
+        } else if let Ok(rel) = p.strip_prefix(root) {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if reg.for_path(&rel).is_some() || is_config(&name) {
+                out.push(rel);
+            }
+        }
+    }
+}
+
+fn is_config(name: &str) -> bool {
+    matches!(
+        name,
+        "Cargo.toml" | "go.mod" | "tsconfig.json" | "package.json" | "pyproject.toml"
+    )
+}
+
+/// A synthetic repository: `files` modules from the language's template.
+fn generate(to: &Path, lang: &str, files: usize, blocks: usize) -> (u64, u64) {
+    let registry = navmap_grammars::registry();
+    let ext = registry
+        .by_id(lang)
+        .map(|l| l.manifest.extensions[0].clone())
+        .unwrap_or_else(|| panic!("unknown language {lang}"));
+    let text = std::fs::read_to_string(template_path(lang))
+        .unwrap_or_else(|e| panic!("no template for {lang}: {e}"));
+    let mut sections: std::collections::BTreeMap<String, String> = Default::default();
+    let mut dirfiles = vec![];
+    let mut current = String::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("@@") {
+            let mut parts = rest.splitn(2, ' ');
+            let key = parts.next().unwrap_or("").to_string();
+            if key == "dirfile" {
+                dirfiles.push(parts.next().unwrap_or("").to_string());
+                continue;
+            }
+            current = key;
+            continue;
+        }
+        let s = sections.entry(current.clone()).or_default();
+        s.push_str(line);
+        s.push('\n');
+    }
+    let per_dir = 50;
+    let fill = |t: &str, i: usize, j: usize, b: usize| {
+        t.replace("{i}", &i.to_string())
+            .replace("{j}", &j.to_string())
+            .replace("{di}", &(i / per_dir).to_string())
+            .replace("{dj}", &(j / per_dir).to_string())
+            .replace("{b}", &b.to_string())
+    };
+    let mut loc = 0u64;
+    for i in 0..files {
+        let j = (i * 7 + 3) % files;
+        let mut body = fill(
+            sections.get("header").map(String::as_str).unwrap_or(""),
+            i,
+            j,
+            0,
+        );
+        for b in 0..blocks {
+            body.push_str(&fill(
+                sections.get("block").map(String::as_str).unwrap_or(""),
+                i,
+                j,
+                b,
+            ));
+        }
+        body.push_str(&fill(
+            sections.get("footer").map(String::as_str).unwrap_or(""),
+            i,
+            j,
+            0,
+        ));
+        let dir = to.join("gen").join(format!("d{}", i / per_dir));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in &dirfiles {
+            std::fs::write(dir.join(f), "").unwrap();
+            std::fs::write(to.join("gen").join(f), "").unwrap();
+        }
+        loc += body.lines().count() as u64;
+        std::fs::write(dir.join(format!("m{i}.{ext}")), body).unwrap();
+    }
+    (files as u64, loc)
+}
+
+// ---- measuring -----------------------------------------------------------------------
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn percentiles(mut v: Vec<f64>) -> (f64, f64, f64) {
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
+    (at(0.5), at(0.95), *v.last().unwrap())
+}
+
+/// A tiny deterministic generator (no dependency, same sample every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn typo(name: &str) -> String {
+    let mut c: Vec<char> = name.chars().collect();
+    if c.len() >= 4 {
+        let i = c.len() / 2;
+        c.swap(i - 1, i);
+    }
+    c.into_iter().collect()
+}
+
+fn run(o: &Opts) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path().join("repo");
+    std::fs::create_dir_all(&root).unwrap();
+    let started = Instant::now();
+    let (copied, copied_loc) = match (&o.corpus, o.generate) {
+        (Some(c), _) => copy_corpus(c, &root, &o.exclude, o.max_loc),
+        (None, Some(n)) => generate(
+            &root,
+            o.lang.as_deref().unwrap_or_else(|| usage()),
+            n,
+            o.blocks,
+        ),
+        _ => usage(),
+    };
+    println!("## {}", o.label);
+    println!(
+        "corpus: {copied} files, {copied_loc} lines copied to a temp dir in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    // Files written in the last 2 s are re-hashed by every rebuild until they age (a
+    // same-tick write could otherwise be missed): let the fresh copy age first, as a
+    // checkout would have.
+    std::thread::sleep(Duration::from_millis(2100));
+    let registry = Arc::new(navmap_grammars::registry());
+    let db = tmp.path().join("map.db");
+    let mut config = MapConfig::new(&root);
+    config.db_path = Some(db.clone());
+
+    reset_peak_rss();
+    let rss_before = peak_rss_mb();
+    let t = Instant::now();
+    let (map, _) = Map::open(config.clone(), registry.clone()).expect("open");
+    let cold = map
+        .rebuild(RebuildOptions::default(), &|_| {})
+        .expect("cold build");
+    let cold_wall = t.elapsed();
+    let peak = peak_rss_mb();
+    let st = map.status().unwrap();
+    let now_rss = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN);
+    let secs = cold_wall.as_secs_f64();
+    println!(
+        "cold build: {:.2} s wall · {} files ({} skipped) · {} lines · {:.0} LOC/s · {:.0} files/s · {} symbols · {} edges · peak RSS {:.0} MB (before: {:.0} MB, after: {:.0} MB) · db {:.1} MB",
+        secs,
+        cold.files,
+        cold.files_skipped.values().sum::<u64>(),
+        st.lines,
+        st.lines as f64 / secs,
+        cold.files as f64 / secs,
+        cold.symbols,
+        cold.edges,
+        peak,
+        rss_before,
+        now_rss,
+        std::fs::metadata(&db)
+            .map(|m| m.len() as f64 / 1e6)
+            .unwrap_or(0.0)
+            + std::fs::metadata(db.with_extension("db-wal"))
+                .map(|m| m.len() as f64 / 1e6)
+                .unwrap_or(0.0),
+    );
+    let conf: Vec<String> = st
+        .edges_by_confidence
+        .iter()
+        .map(|(c, n)| format!("{} {n}", c.as_str()))
+        .collect();
+    println!("edges by confidence: {}", conf.join(" · "));
+    drop(map);
+
+    let t = Instant::now();
+    let (map, _) = Map::open(config, registry).expect("reopen");
+    println!(
+        "reopen (load from SQLite, rank, cluster, index): {:.0} ms",
+        ms(t.elapsed())
+    );
+
+    let mut noop = vec![];
+    for _ in 0..5 {
+        let t = Instant::now();
+        let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(s.files_indexed, 0);
+        noop.push(ms(t.elapsed()));
+    }
+    let (p50, _, max) = percentiles(noop);
+    println!(
+        "no-op rebuild: median {p50:.1} ms, max {max:.1} ms ({} files)",
+        cold.files
+    );
+
+    // One-file changes: append a newline to five different files.
+    let files = map.files().unwrap();
+    let mut rng = Lcg(42);
+    let mut one = vec![];
+    let mut resolved = vec![];
+    for _ in 0..5 {
+        let f = &files[rng.below(files.len())];
+        let p = root.join(f);
+        let mut text = std::fs::read(&p).unwrap();
+        text.push(b'\n');
+        std::fs::write(&p, text).unwrap();
+        let t = Instant::now();
+        let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        one.push(ms(t.elapsed()));
+        resolved.push(s.files_resolved);
+        assert_eq!(s.files_indexed, 1, "{f}");
+    }
+    let (p50, _, max) = percentiles(one);
+    println!(
+        "one-file rebuild: median {p50:.1} ms, max {max:.1} ms (files re-resolved: {resolved:?})"
+    );
+
+    // Queries drawn from the map.
+    let mut names = vec![];
+    let mut ids = vec![];
+    let mut guard = 0;
+    while names.len() < o.queries && guard < o.queries * 20 {
+        guard += 1;
+        let f = &files[rng.below(files.len())];
+        let nodes = map.nodes_in_file(f).unwrap();
+        let defs: Vec<_> = nodes.iter().filter(|n| n.kind != NodeKind::File).collect();
+        if defs.is_empty() {
+            continue;
+        }
+        let n = defs[rng.below(defs.len())];
+        if n.name.chars().count() >= 3 {
+            names.push(n.name.clone());
+            ids.push(n.id.clone());
+        }
+    }
+    let mut queries = vec![];
+    for (k, n) in names.iter().enumerate() {
+        queries.push(match k % 3 {
+            0 => n.clone(),
+            1 => n.chars().take((n.chars().count() * 3 / 5).max(3)).collect(),
+            _ => typo(n),
+        });
+    }
+    let mut lat = vec![];
+    let mut hits = 0usize;
+    for q in &queries {
+        let t = Instant::now();
+        let r = map.search(q, None, 20).unwrap();
+        lat.push(ms(t.elapsed()));
+        hits += (!r.results.is_empty()) as usize;
+    }
+    let (p50, p95, max) = percentiles(lat);
+    println!(
+        "search: p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms over {} queries (exact/prefix/typo; {hits} with hits)",
+        queries.len()
+    );
+    for depth in [1u32, 2] {
+        let mut lat = vec![];
+        for id in &ids {
+            let t = Instant::now();
+            let _ = map.neighbors(id, Direction::Both, None, depth, 50).unwrap();
+            lat.push(ms(t.elapsed()));
+        }
+        let (p50, p95, max) = percentiles(lat);
+        println!(
+            "neighbors depth {depth}: p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms over {} nodes",
+            ids.len()
+        );
+    }
+    if let Some(bin) = &o.navmap {
+        drop(map);
+        mcp_latency(bin, &root, &db, &queries, &ids);
+    }
+    println!();
+}
+
+/// `map_search` and `map_neighbors` through `navmap serve` over stdio, JSON-RPC by hand.
+fn mcp_latency(bin: &Path, root: &Path, db: &Path, queries: &[String], ids: &[String]) {
+    use std::io::BufReader;
+    use std::process::{Command, Stdio};
+    let mut child = match Command::new(bin)
+        .args(["serve", "--no-build", "--root"])
+        .arg(root)
+        .arg("--db")
+        .arg(db)
+        .env_remove("NAVMAP_TOKEN_BUDGET")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            println!("MCP: cannot start {}: {e}", bin.display());
+            return;
+        }
+    };
+    let mut conn = Conn {
+        stdin: child.stdin.take().expect("stdin"),
+        stdout: BufReader::new(child.stdout.take().expect("stdout")),
+        id: 0,
+    };
+    let init = serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "navmap-bench", "version": "0"}});
+    if conn.request("initialize", init).is_none() {
+        println!("MCP: initialize failed");
+        return;
+    }
+    conn.notify("notifications/initialized");
+    let mut request = |m: &str, p: serde_json::Value| conn.request(m, p);
+    // The server loads the map from SQLite on start; wait until it answers.
+    for _ in 0..100 {
+        if let Some((v, _)) = request(
+            "tools/call",
+            serde_json::json!({"name": "map_status", "arguments": {}}),
+        ) {
+            let text = v["result"]["content"][0]["text"].as_str().unwrap_or("");
+            if text.contains("\"built\":true") {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut search = vec![];
+    for q in queries {
+        if let Some((_, t)) = request(
+            "tools/call",
+            serde_json::json!({"name": "map_search", "arguments": {"query": q}}),
+        ) {
+            search.push(t);
+        }
+    }
+    let mut neighbors = vec![];
+    for n in ids {
+        if let Some((_, t)) = request(
+            "tools/call",
+            serde_json::json!({"name": "map_neighbors", "arguments": {"nodeId": n}}),
+        ) {
+            neighbors.push(t);
+        }
+    }
+    let (p50, p95, max) = percentiles(search);
+    println!("MCP stdio map_search: p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms");
+    let (p50, p95, max) = percentiles(neighbors);
+    println!(
+        "MCP stdio map_neighbors (depth 1): p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms"
+    );
+    drop(conn);
+    let _ = child.wait();
+}
+
+/// A JSON-RPC connection over a child's stdio (one JSON object per line).
+struct Conn {
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    id: u64,
+}
+
+impl Conn {
+    fn notify(&mut self, method: &str) {
+        use std::io::Write;
+        let msg = serde_json::json!({"jsonrpc": "2.0", "method": method});
+        let _ = writeln!(self.stdin, "{msg}");
+        let _ = self.stdin.flush();
+    }
+
+    /// Sends a request; the answer and the round-trip time in ms.
+    fn request(
+        &mut self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Option<(serde_json::Value, f64)> {
+        use std::io::{BufRead, Write};
+        self.id += 1;
+        let msg = serde_json::json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params});
+        let t = Instant::now();
+        writeln!(self.stdin, "{msg}").ok()?;
+        self.stdin.flush().ok()?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let v: serde_json::Value = serde_json::from_str(&line).ok()?;
+            if v["id"] == self.id {
+                return Some((v, ms(t.elapsed())));
+            }
+        }
+    }
+}
+
+fn main() {
+    // NAVMAP_LOG=navmap_map=debug shows the build's phases on stderr.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("NAVMAP_LOG") {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_env_filter(filter)
+            .init();
+    }
+    for o in parse() {
+        run(&o);
+    }
+}
