@@ -677,7 +677,14 @@ impl Inner {
         // External modules nobody imports any more.
         let orphans: Vec<Ix> = model
             .node_ixs()
-            .filter(|&n| model.n(n).kind == NodeKind::Module && model.inc[n as usize].is_empty())
+            .filter(|&n| {
+                // External modules only: a definition of kind module (an inline `mod`)
+                // lives as long as its file.
+                let node = model.n(n);
+                node.kind == NodeKind::Module
+                    && node.file.is_none()
+                    && model.inc[n as usize].is_empty()
+            })
             .collect();
         for n in orphans {
             model.remove_node(n);

@@ -1082,3 +1082,19 @@ fn binding_facts_type_receivers() {
     );
     assert_eq!(run.len(), 1, "{run:?}");
 }
+
+#[test]
+fn definitions_of_kind_module_are_not_swept_as_unused_externals() {
+    let fx = Fixture::new(&[("lib", "def module inner\ndef function inner.f\n")]);
+    fx.rebuild();
+    assert_eq!(
+        fx.map.node(&fx.id("lib", "inner")).unwrap().kind,
+        NodeKind::Module
+    );
+    fx.write("lib", "def module inner\ndef function inner.g\n");
+    fx.rebuild();
+    assert!(fx.map.node(&fx.id("lib", "inner.g")).is_ok());
+    let (again, w) = fx.reopen();
+    assert!(w.is_empty(), "{w:?}");
+    assert!(again.node(&fx.id("lib", "inner")).is_ok());
+}
