@@ -179,7 +179,7 @@ impl Inner {
                 .filter(|(p, _)| !scope.contains(p))
                 .map(|(p, h)| (p.clone(), h.clone()))
                 .collect();
-            c.extend(self.config_hashes(&walked.configs));
+            c.extend(self.config_hashes(&walked.configs, &st.meta.config));
             c
         };
         builder.configs = config.keys().cloned().collect();
@@ -455,7 +455,7 @@ impl Inner {
                 Outcome::Unreadable => {}
             }
         }
-        let config_changed = config != st.meta.config;
+        let config_changed = !same_contents(&config, &st.meta.config);
         if ch.is_empty() && !dirty && !config_changed {
             if !ch.files_touched.is_empty() {
                 let tx = db.transaction()?;
@@ -512,15 +512,33 @@ impl Inner {
         std::fs::read_to_string(canon).ok()
     }
 
-    fn config_hashes(&self, files: &[String]) -> BTreeMap<String, String> {
+    /// `size:mtime:blake3` of each config file; a file whose size and mtime are what
+    /// `previous` recorded is not read again.
+    fn config_hashes(
+        &self,
+        files: &[String],
+        previous: &BTreeMap<String, String>,
+    ) -> BTreeMap<String, String> {
+        let now = now_ns();
         files
             .iter()
             .map(|f| {
+                let stat = std::fs::metadata(self.root.join(f)).ok();
+                let size = stat.as_ref().map(|m| m.len()).unwrap_or(0);
+                let mtime = stat.as_ref().map(walk::mtime_ns).unwrap_or(0);
+                let mtime = if now - mtime < RACY_NS { 0 } else { mtime };
+                let key = format!("{size}:{mtime}:");
+                if mtime != 0
+                    && let Some(prev) = previous.get(f)
+                    && prev.starts_with(&key)
+                {
+                    return (f.clone(), prev.clone());
+                }
                 let h = self
                     .read_config(f)
                     .map(|t| blake3::hash(t.as_bytes()).to_hex().to_string())
                     .unwrap_or_default();
-                (f.clone(), h)
+                (f.clone(), format!("{key}{h}"))
             })
             .collect()
     }
@@ -728,6 +746,15 @@ impl Inner {
         tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
         Ok(finished)
     }
+}
+
+/// Config maps with the same files and contents (a touched config file changes nothing).
+fn same_contents(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> bool {
+    let hash = |v: &String| v.rsplit(':').next().unwrap_or("").to_string();
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && hash(va) == hash(vb))
 }
 
 /// What `finish` tells the derived data.

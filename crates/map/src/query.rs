@@ -415,12 +415,16 @@ impl State {
                 (rank, ix, mk)
             })
             .collect();
-        hits.sort_by(|a, b| {
+        let order = |a: &(f64, Ix, MatchKind), b: &(f64, Ix, MatchKind)| {
             b.0.total_cmp(&a.0)
                 .then_with(|| m.n(a.1).id.cmp(&m.n(b.1).id))
-        });
+        };
         let total = hits.len();
-        hits.truncate(limit);
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit, order);
+            hits.truncate(limit);
+        }
+        hits.sort_by(order);
         Ok(SearchResults {
             results: hits
                 .into_iter()

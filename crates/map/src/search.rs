@@ -17,6 +17,8 @@ use crate::model::{Ix, Model};
 use crate::types::MatchKind;
 
 const NONE: u32 = u32::MAX;
+/// Fuzzy matching runs only while exact/prefix/substring matches are fewer than this.
+pub(crate) const FUZZY_ONLY_BELOW: usize = 200;
 
 struct Entry {
     lower: Box<str>,
@@ -174,8 +176,9 @@ impl SearchIndex {
                 }
             }
         }
-        // Small typos and subsequences among the rest.
-        if q.len() >= 3 {
+        // Small typos and subsequences among the rest, unless better matches already
+        // outnumber any page (fuzzy ones would rank below them all).
+        if q.len() >= 3 && hits.len() < FUZZY_ONLY_BELOW {
             for (ei, e) in self.entries.iter().enumerate() {
                 if matched[ei]
                     || e.nodes.is_empty()
@@ -267,6 +270,19 @@ fn is_subsequence(q: &[u8], name: &[u8]) -> bool {
 /// Optimal-string-alignment distance if it is at most `max` (names up to 63 bytes;
 /// longer ones are never typo matches). No allocation: rows live on the stack.
 fn bounded_dl(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    // A common prefix and suffix cost nothing (`method_123_4` vs `method_124_3`).
+    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[pre..], &b[pre..]);
+    let suf = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[..a.len() - suf], &b[..b.len() - suf]);
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
     const W: usize = 64;
     let (n, m) = (a.len(), b.len());
     if n >= W || m >= W {

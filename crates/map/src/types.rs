@@ -237,7 +237,8 @@ pub struct SearchHit {
 pub struct SearchResults {
     /// Best first, at most `limit`.
     pub results: Vec<SearchHit>,
-    /// Every match, before `limit`.
+    /// Every match, before `limit` (fuzzy matches are looked for, and counted, only when
+    /// there are fewer than 200 exact/prefix/substring ones).
     pub total: usize,
 }
 
