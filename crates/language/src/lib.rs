@@ -80,7 +80,10 @@ impl std::fmt::Debug for Language {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Language")
             .field("id", &self.manifest.id)
-            .field("grammars", &self.grammars.iter().map(|g| &g.0).collect::<Vec<_>>())
+            .field(
+                "grammars",
+                &self.grammars.iter().map(|g| &g.0).collect::<Vec<_>>(),
+            )
             .field("queries", &self.queries.keys().collect::<Vec<_>>())
             .finish()
     }
