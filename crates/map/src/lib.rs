@@ -24,25 +24,44 @@
 //!
 //! # Design
 //! - **The model lives in memory; SQLite persists it** (`model.rs`, `db.rs`). Queries and
-//!   resolution never touch SQLite; a rebuild writes the rows it changed. Per-file facts
-//!   and edges are stored as one compact blob per file (`codec.rs`).
+//!   resolution never touch SQLite; a rebuild writes only the rows it changed. Each file's
+//!   nodes, facts (references, imports, bindings, import targets) and resolved edges are
+//!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
+//!   hundreds of thousands. Node indexes are stored and stable.
 //! - **Incremental by construction** (`build.rs`, `apply.rs`): size+mtime decide what to
 //!   read, a blake3 hash decides what to re-extract; definitions keep their index when
 //!   their node ID survives, so other files' edges into them stay valid. Re-resolved are
 //!   the changed files, files whose edges pointed at removed definitions, and files that
 //!   use a name whose definitions changed (added, removed, or changed kind, visibility or
-//!   signature) — never the whole repository for a one-file edit. A changed file set or
-//!   resolver configuration re-resolves imports everywhere (cheap) and refs only where a
-//!   target moved.
+//!   signature) or that a changed re-export may now lead elsewhere — never the whole
+//!   repository for a one-file edit. A changed file set or resolver config file
+//!   (`tsconfig.json`, `go.mod`, …, found by the walk) re-targets every import (cheap) and
+//!   re-resolves references only in files whose targets moved.
+//! - **Crash safety**: a file's rows are written in one transaction; a `dirty` flag spans
+//!   a build, and a map opened dirty counts as not built until the next rebuild
+//!   re-resolves everything.
 //! - **Resolution** (`resolve.rs`, `infer.rs`): see the module docs for the order of
-//!   rules and what is deliberately left unlinked.
-//! - **Ranking** (`rank.rs`): PageRank mixed with degree, per generation.
+//!   rules and what is deliberately left unlinked. Receivers are typed from extraction's
+//!   binding facts (`store: SessionStore`, `s = new SessionStore()`, `self.x = …`) and,
+//!   failing those, from the one-line signatures.
+//! - **Ranking** (`rank.rs`): PageRank mixed with degree, per generation, warm-started;
+//!   skipped when a rebuild changed no edge or node.
 //! - **Clusters** (`cluster.rs`): Louvain on the file graph, deterministic.
-//! - **Search** (`search.rs`): an in-memory name index rebuilt per generation.
+//! - **Search** (`search.rs`): an in-memory name index, updated per changed node.
 //! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
 //!   a rebuild is single-flight (a concurrent call joins the running one and gets its
 //!   result) and holds the write lock only while applying an incremental change or
 //!   swapping in a fresh build. Calls block: use `spawn_blocking` from async code.
+//! - Figures and how to measure them: `docs/performance.md` (`navmap-bench`).
+//!
+//! # Known limits
+//! - Inheritance changes propagate to other files' member lookups on their next
+//!   re-resolution, not at once (a base class edited elsewhere does not re-resolve
+//!   `obj.inherited()` calls in untouched files).
+//! - A config file created where none existed is noticed by the walk, but only config
+//!   files the resolver declares (by name) count.
+//! - Unknown receivers (`x.method()` with `x` untyped) link only to top-level definitions
+//!   of modules the file imports, as candidates: recall is traded for precision.
 
 mod apply;
 mod build;
