@@ -69,6 +69,7 @@ mod cluster;
 mod codec;
 mod db;
 mod error;
+mod fresh;
 mod frontend;
 mod id;
 mod infer;

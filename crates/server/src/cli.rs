@@ -35,6 +35,10 @@ pub enum Command {
         /// map_rebuild is called).
         #[arg(long)]
         no_build: bool,
+        /// Do not watch the root for changes (the map is refreshed by map_rebuild and at
+        /// start-up only).
+        #[arg(long)]
+        no_watch: bool,
     },
     /// Print the map's status.
     Status {
@@ -93,7 +97,11 @@ impl RootArgs {
 /// Runs a parsed command line.
 pub async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Command::Serve { root, no_build } => serve(root, no_build).await,
+        Command::Serve {
+            root,
+            no_build,
+            no_watch,
+        } => serve(root, no_build, no_watch).await,
         Command::Rebuild { root, full } => crate::rebuild_cli::rebuild(root, full).await,
         Command::Status { root, json } => status(root, json).await,
         Command::Call { tool, args, root } => call(root, &tool, &args).await,
@@ -101,12 +109,17 @@ pub async fn run(cli: Cli) -> ExitCode {
     result.unwrap_or_else(|code| code)
 }
 
-async fn serve(root: RootArgs, no_build: bool) -> Result<ExitCode, ExitCode> {
+async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCode, ExitCode> {
     let ctx = root.context()?;
     tracing::info!(root = %ctx.root.display(), "serving MCP on stdio");
-    if !no_build {
-        crate::rebuild_cli::build_in_background(&ctx);
-    }
+    // The start-up check against the disk, the background build and the watcher.
+    crate::freshness::start(
+        &ctx,
+        crate::freshness::StartOptions {
+            build: !no_build,
+            watch: !no_watch,
+        },
+    );
     let engine = Arc::new(Engine::new(ctx.clone()));
     let served = crate::mcp::serve_stdio(engine).await;
     // No language server outlives navmap.
@@ -155,7 +168,7 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
         num("symbols"),
         num("edges"),
         num("staleFiles"),
-        if d["watching"] == true { "yes" } else { "no" }
+        d["watching"]["mode"].as_str().unwrap_or("off")
     );
     println!("languages: {}", languages.join(", "));
     if let Some(lsp) = d["lsp"].as_object() {

@@ -40,7 +40,9 @@ pub struct ServerContext {
     pub map_warnings: Vec<String>,
     /// Progress of the running rebuild, fanned out to whoever asked for it.
     pub map_progress: crate::tools::map_common::MapProgress,
-    // Add here: the map handle (map engineer), the LSP pool (LSP engineer), the watcher.
+    /// Stale marking, the watcher, read-through refresh (`crate::freshness`); inert until
+    /// `navmap serve` calls `freshness::start`.
+    pub freshness: crate::freshness::Freshness,
 }
 
 /// Why a context could not be created: a one-line message for stderr (exit code 2).
@@ -97,6 +99,7 @@ impl ServerContext {
         map_config.db_path = Some(db_path.clone());
         let (map, map_warnings) = navmap_map::Map::open(map_config, languages.clone())
             .map_err(|e| ContextError(format!("map database {}: {e}", db_path.display())))?;
+        let freshness = crate::freshness::Freshness::new(map.clone(), lsp.clone(), &root, &db_path);
         Ok(ServerContext {
             root,
             db_path,
@@ -105,6 +108,7 @@ impl ServerContext {
             map,
             map_warnings,
             map_progress: Default::default(),
+            freshness,
         })
     }
 

@@ -28,6 +28,7 @@
 pub mod cli;
 mod context;
 mod engine;
+pub mod freshness;
 pub mod mcp;
 mod paths;
 mod rebuild_cli;

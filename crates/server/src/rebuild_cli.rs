@@ -1,4 +1,4 @@
-//! `navmap rebuild [--full]` and the background build `navmap serve` starts.
+//! `navmap rebuild [--full]` (the background build of `navmap serve` is in `freshness.rs`).
 //!
 //! The command runs the `map_rebuild` tool through the engine (same validation, same
 //! summary), shows the build's progress as an indicatif bar on stderr (hidden when stderr
@@ -8,33 +8,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use navmap_map::RebuildOptions;
 use serde_json::{Value, json};
 
+use crate::Engine;
 use crate::cli::RootArgs;
-use crate::{Engine, ServerContext};
-
-/// Starts the first build on the blocking pool; map tools answer `MAP_NOT_BUILT` until it
-/// lands, and a `map_rebuild` meanwhile joins it.
-pub(crate) fn build_in_background(ctx: &Arc<ServerContext>) {
-    let ctx = ctx.clone();
-    tokio::task::spawn_blocking(move || {
-        let r = ctx
-            .map
-            .rebuild(RebuildOptions::default(), &|p| ctx.map_progress.emit(p));
-        match r {
-            Ok(s) => tracing::info!(
-                files = s.files,
-                indexed = s.files_indexed,
-                symbols = s.symbols,
-                edges = s.edges,
-                ms = s.duration_ms,
-                "map built"
-            ),
-            Err(e) => tracing::warn!("map build failed: {e}"),
-        }
-    });
-}
 
 pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, ExitCode> {
     let ctx = root.context()?;

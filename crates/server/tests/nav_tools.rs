@@ -297,11 +297,12 @@ async fn shop_answers(c: &RunningService<RoleClient, ()>, s: &Shop) {
     )
     .await;
     assert_eq!(err_code(&e), "FILE_DELETED", "{e}");
-    // nodeId: the bridge is not wired yet, and says so.
+    // nodeId and a position together: exactly one of the two (tests/freshness.rs covers
+    // nodeId alone).
     let e = call(
         c,
         "nav_definition",
-        json!({"nodeId": "py:shop/store.py#SessionStore"}),
+        json!({"nodeId": "py:shop/store.py#SessionStore", "file": s.store, "line": 1}),
     )
     .await;
     assert_eq!(err_code(&e), "BAD_ARGS");

@@ -109,19 +109,28 @@ pub fn node_json(n: &NodeView) -> JsonMap<String, Value> {
     o
 }
 
-/// The warning for answers that touch stale files, if any.
+/// The warning for answers that touch stale files, if any: how many, and what to do.
 pub fn stale_warning<'a>(nodes: impl IntoIterator<Item = &'a NodeView>) -> Option<String> {
     let files: BTreeSet<&str> = nodes
         .into_iter()
         .filter(|n| n.stale)
         .filter_map(|n| n.file.as_deref())
         .collect();
-    (!files.is_empty()).then(|| {
-        format!(
-            "{} file(s) changed since the last index; their nodes carry stale:true.",
-            files.len()
-        )
-    })
+    (!files.is_empty()).then(|| stale_files_warning(files.len()))
+}
+
+/// `n` files touched by an answer changed since they were indexed.
+pub fn stale_files_warning(n: usize) -> String {
+    format!(
+        "{n} file(s) changed since the last index; their nodes carry stale:true. Lines may be off: resolve gives live positions; map_rebuild re-indexes now (the watcher does shortly)."
+    )
+}
+
+/// What every map answer does first: read-through refresh of a few stale files
+/// (`crate::freshness`); returns the warnings every map answer carries (the map's age).
+pub async fn before_answer(ctx: &Arc<ServerContext>) -> Vec<String> {
+    ctx.freshness.read_through().await;
+    ctx.freshness.age_warning(None).into_iter().collect()
 }
 
 /// `builtAt` as RFC 3339 UTC (`2026-11-05T14:03:00Z`).

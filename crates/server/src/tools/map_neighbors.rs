@@ -9,7 +9,7 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::{Direction, EdgeKind};
 use serde_json::{Value, json};
 
-use super::map_common::{EDGE_KINDS, node_json, stale_warning, with_map};
+use super::map_common::{EDGE_KINDS, before_answer, node_json, stale_warning, with_map};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -59,6 +59,7 @@ impl Tool for MapNeighbors {
             let kinds = edge_kinds(&args);
             let depth = args.int("depth")? as u32;
             let max = args.int("maxNodes")? as usize;
+            let notes = before_answer(ctx).await;
             let (r, generation) = with_map(ctx, "nodeId", move |m| {
                 Ok((
                     m.neighbors(&id, direction, kinds.as_deref(), depth, max)?,
@@ -102,7 +103,7 @@ impl Tool for MapNeighbors {
             {
                 payload = payload.warn(w);
             }
-            Ok(payload)
+            Ok(notes.into_iter().fold(payload, Payload::warn))
         })
     }
 }

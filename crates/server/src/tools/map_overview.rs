@@ -9,7 +9,9 @@ use std::sync::Arc;
 use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
-use super::map_common::{node_json, rfc3339, stale_warning, with_map};
+use super::map_common::{
+    before_answer, node_json, rfc3339, stale_files_warning, stale_warning, with_map,
+};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -44,6 +46,7 @@ impl Tool for MapOverview {
                 _ => None,
             };
             let hubs = args.int("hubsPerCluster")? as usize;
+            let notes = before_answer(ctx).await;
             let (o, generation) = with_map(ctx, "focus", move |m| {
                 Ok((m.overview(focus.as_deref(), hubs)?, m.generation()))
             })
@@ -77,12 +80,9 @@ impl Tool for MapOverview {
             if let Some(w) = stale_warning(o.clusters.iter().flat_map(|c| &c.hubs)) {
                 payload = payload.warn(w);
             } else if !o.stale_files.is_empty() {
-                payload = payload.warn(format!(
-                    "{} file(s) changed since the last index; map_rebuild refreshes them.",
-                    o.stale_files.len()
-                ));
+                payload = payload.warn(stale_files_warning(o.stale_files.len()));
             }
-            Ok(payload)
+            Ok(notes.into_iter().fold(payload, Payload::warn))
         })
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use navmap_envelope::Payload;
 use serde_json::{Value, json};
 
-use super::map_common::{EDGE_KINDS, node_json, stale_warning, with_map};
+use super::map_common::{EDGE_KINDS, before_answer, node_json, stale_warning, with_map};
 use super::map_neighbors::edge_kinds;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -42,6 +42,7 @@ impl Tool for MapPath {
             let to = args.str("to")?.to_string();
             let kinds = edge_kinds(&args);
             let max = args.int("maxLen")? as u32;
+            let notes = before_answer(ctx).await;
             // Which argument a bad/unknown ID came from.
             let from_ok = {
                 let f = from.clone();
@@ -75,7 +76,7 @@ impl Tool for MapPath {
             if let Some(w) = stale_warning(r.path.iter().map(|s| &s.node)) {
                 payload = payload.warn(w);
             }
-            Ok(payload)
+            Ok(notes.into_iter().fold(payload, Payload::warn))
         })
     }
 }

@@ -10,7 +10,7 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::NodeKind;
 use serde_json::{Value, json};
 
-use super::map_common::{node_json, stale_warning, with_map};
+use super::map_common::{before_answer, node_json, stale_warning, with_map};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -62,6 +62,7 @@ impl Tool for MapSearch {
                 k => Some(NodeKind::parse(k).ok_or_else(|| args.bad("kind", "unknown kind"))?),
             };
             let limit = args.int("limit")? as usize;
+            let notes = before_answer(ctx).await;
             let (found, generation) = with_map(ctx, "query", move |m| {
                 Ok((m.search(&query, kind, limit)?, m.generation()))
             })
@@ -91,7 +92,7 @@ impl Tool for MapSearch {
             if let Some(w) = stale_warning(found.results.iter().map(|h| &h.node)) {
                 payload = payload.warn(w);
             }
-            Ok(payload)
+            Ok(notes.into_iter().fold(payload, Payload::warn))
         })
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Answers before (and without) a map: `built` false and zero counts until the first
 //! build lands. `languages` lists every language navmap knows; `filesByLanguage` what the
-//! map holds. The LSP engineer fills `lsp` with `{<lang>: {state, command, detail}}`; the
-//! watcher sets `watching`.
+//! map holds; `lsp` is `{<lang>: {state, command, detail}}`; `watching` is the file
+//! watcher's `{mode, detail, rebuilds, …}` (`crate::freshness`), with a warning when it is
+//! polling or stopped.
 
 use std::sync::Arc;
 
@@ -34,6 +35,7 @@ impl Tool for MapStatus {
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, _args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
             let st = with_map(ctx, "map", |m| m.status()).await?;
+            let (watching, watch_warning) = ctx.freshness.watching();
             let skipped: BTreeMap<&str, usize> =
                 st.skipped.iter().map(|(r, n)| (r.as_str(), *n)).collect();
             let by_conf: BTreeMap<&str, usize> = st
@@ -55,7 +57,7 @@ impl Tool for MapStatus {
                 "staleFiles": st.stale_files.len(),
                 "skipped": skipped,
                 "filesWithErrors": st.files_with_errors,
-                "watching": false,
+                "watching": watching,
                 "languages": ctx.languages.ids(),
                 "filesByLanguage": st.languages,
                 "lsp": super::nav_common::lsp_status(ctx),
@@ -64,10 +66,14 @@ impl Tool for MapStatus {
                 payload = payload.warn(w.clone());
             }
             if !st.stale_files.is_empty() {
-                payload = payload.warn(format!(
-                    "{} file(s) changed since the last index; map_rebuild refreshes them.",
-                    st.stale_files.len()
-                ));
+                payload =
+                    payload.warn(super::map_common::stale_files_warning(st.stale_files.len()));
+            }
+            if let Some(w) = watch_warning {
+                payload = payload.warn(w);
+            }
+            if let Some(w) = ctx.freshness.age_warning(st.built_at) {
+                payload = payload.warn(w);
             }
             Ok(payload)
         })

@@ -84,6 +84,7 @@ mod nav_references;
 mod nav_symbols;
 mod nav_type;
 mod nav_workspace_symbols;
+mod resolve;
 
 pub use args::{Args, Param, Params};
 
@@ -122,7 +123,7 @@ pub fn all() -> Vec<Arc<dyn Tool>> {
         Arc::new(nav_symbols::NavSymbols),
         Arc::new(nav_workspace_symbols::NavWorkspaceSymbols),
         Arc::new(nav_call_hierarchy::NavCallHierarchy),
-        // resolve: the bridge (nodeId ⇄ live position), to come.
+        Arc::new(resolve::Resolve),
     ];
     if debug_panic::enabled() {
         tools.push(Arc::new(debug_panic::DebugPanic));

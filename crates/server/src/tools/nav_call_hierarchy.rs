@@ -69,7 +69,7 @@ impl Tool for NavCallHierarchy {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let t = Target::from_args(ctx, &args)?;
+            let t = Target::from_args(ctx, &args).await?;
             let incoming = args.str("direction")? == "incoming";
             let depth = args.int("depth")? as usize;
             let lang = t.lang.id().to_string();
@@ -78,7 +78,7 @@ impl Tool for NavCallHierarchy {
                 lang: lang.clone(),
                 anchors: Anchors::new(ctx),
                 outlines: HashMap::new(),
-                warnings: Vec::new(),
+                warnings: t.warnings.clone(),
                 complete: true,
             };
 

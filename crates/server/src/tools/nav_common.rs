@@ -7,9 +7,10 @@
 //! outside the root (library code) are kept, marked `external: true`, shown by absolute
 //! path without a snippet (navmap reads nothing outside the root), and ranked last.
 //!
-//! A `nodeId` in place of a position needs the bridge (`resolve`, map node → live
-//! position). Until it is wired, [`Target::from_args`] answers a `nodeId` with a
-//! `BAD_ARGS` naming the position arguments: that one function is the hook.
+//! A `nodeId` in place of a position goes through the bridge ([`super::resolve`]): the live
+//! position of the symbol's name, found in the server's outline (or the map's position,
+//! unverified, when no server can be asked). Exactly one of `nodeId` and `file`+`line` is
+//! accepted ([`Target::from_args`]); the resolution's warnings travel in [`Target::warnings`].
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -32,7 +33,7 @@ pub fn position_params() -> [Param; 4] {
         Param::integer("col", "1-based column in UTF-16 units.", 1, 1_000_000).default(1),
         Param::string(
             "nodeId",
-            "A map node ID instead of file/line/col (needs resolve; not wired yet).",
+            "Or a map node ID instead of file/line/col (resolved to its name's live position).",
         ),
     ]
 }
@@ -53,19 +54,30 @@ pub struct Target {
     pub pos: Position,
     /// The source line, if it exists.
     pub line_text: Option<String>,
+    /// The node ID the position was resolved from (`nodeId` argument).
+    pub node_id: Option<String>,
+    /// False when a `nodeId` was placed by the map alone (no server to verify it).
+    pub verified: bool,
+    /// What the resolution of a `nodeId` had to say (map stale, unverified, ...).
+    pub warnings: Vec<String>,
 }
 
 impl Target {
-    /// `{file, line, col}` → a target. `BAD_ARGS` for a missing or escaping path,
-    /// `FILE_DELETED` for a file that is gone, `LSP_UNAVAILABLE` for a language without a
-    /// server.
-    pub fn from_args(ctx: &ServerContext, args: &Args) -> Result<Target, ToolError> {
-        if args.opt_str("nodeId").is_some() {
-            // Hook for `resolve`: map the node ID to its live position here.
-            return Err(args.bad(
-                "nodeId",
-                "nodeId positions need the resolve bridge, which is not available yet; pass file and line (and col) instead",
-            ));
+    /// `{file, line, col}` or `{nodeId}` → a target. `BAD_ARGS` for both or neither, or a
+    /// missing or escaping path; `FILE_DELETED` for a file that is gone; `LSP_UNAVAILABLE`
+    /// for a language without a server; a `nodeId` fails as `resolve` does
+    /// (`SYMBOL_NOT_FOUND`, `BAD_NODE_ID`, ...).
+    pub async fn from_args(ctx: &Arc<ServerContext>, args: &Args) -> Result<Target, ToolError> {
+        if let Some(id) = args.opt_str("nodeId") {
+            if args.opt_str("file").is_some() || args.opt_int("line").is_some() {
+                return Err(args.bad("nodeId", "pass either nodeId or file+line (+col), not both"));
+            }
+            let r = super::resolve::resolve_node(ctx, id, "nodeId").await?;
+            let mut t = Target::file(ctx, "nodeId", &r.rel)?.at(r.line, r.col);
+            t.node_id = Some(id.to_string());
+            t.verified = r.verified;
+            t.warnings = r.warnings;
+            return Ok(t);
         }
         let Some(file) = args.opt_str("file") else {
             return Err(args.bad("file", "pass file and line (or nodeId)"));
@@ -74,16 +86,20 @@ impl Target {
             return Err(args.bad("line", "pass line with file"));
         };
         let col = args.opt_int("col").unwrap_or(1);
-        let mut t = Target::file(ctx, "file", file)?;
-        t.line = line as u32;
-        t.col = col as u32;
-        t.pos = Position::new(t.line - 1, t.col - 1);
-        t.line_text = read_root_file(&t.abs).and_then(|text| {
+        Ok(Target::file(ctx, "file", file)?.at(line as u32, col as u32))
+    }
+
+    /// The same file at another 1-based position.
+    fn at(mut self, line: u32, col: u32) -> Target {
+        self.line = line.max(1);
+        self.col = col.max(1);
+        self.pos = Position::new(self.line - 1, self.col - 1);
+        self.line_text = read_root_file(&self.abs).and_then(|text| {
             text.lines()
-                .nth(t.line as usize - 1)
+                .nth(self.line as usize - 1)
                 .map(|l| l.trim_end_matches('\r').to_string())
         });
-        Ok(t)
+        self
     }
 
     /// A whole file (nav_symbols), checked the same way.
@@ -117,6 +133,9 @@ impl Target {
             col: 1,
             pos: Position::new(0, 0),
             line_text: None,
+            node_id: None,
+            verified: true,
+            warnings: Vec::new(),
         })
     }
 
@@ -154,6 +173,12 @@ impl Target {
         }
         if let Some(s) = self.line_text.as_deref().map(snippet) {
             v["snippet"] = Value::from(s);
+        }
+        if let Some(id) = &self.node_id {
+            v["nodeId"] = Value::from(id.clone());
+            if !self.verified {
+                v["verified"] = Value::from(false);
+            }
         }
         v
     }

@@ -31,7 +31,7 @@ impl Tool for NavDefinition {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let t = Target::from_args(ctx, &args)?;
+            let t = Target::from_args(ctx, &args).await?;
             let name = match t.require_word() {
                 Ok(n) => n,
                 Err(e) => return Err(symbol_not_found(ctx, &t, e).await),
@@ -61,7 +61,8 @@ impl Tool for NavDefinition {
                     "The language server knows no definition of `{name}` (a builtin, a dynamic name, or code it cannot see)."
                 ));
             }
-            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            Ok(warnings.fold(payload, Payload::warn))
         })
     }
 }

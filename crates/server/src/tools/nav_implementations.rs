@@ -35,7 +35,7 @@ impl Tool for NavImplementations {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let t = Target::from_args(ctx, &args)?;
+            let t = Target::from_args(ctx, &args).await?;
             if let Err(e) = t.require_word() {
                 return Err(symbol_not_found(ctx, &t, e).await);
             }
@@ -60,7 +60,8 @@ impl Tool for NavImplementations {
                         .ranked_by(by_place_file_line)
                         .narrowing("Pass the position of a more specific member"),
                 );
-            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            Ok(warnings.fold(payload, Payload::warn))
         })
     }
 }

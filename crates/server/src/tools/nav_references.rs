@@ -84,7 +84,7 @@ impl Tool for NavReferences {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let t = Target::from_args(ctx, &args)?;
+            let t = Target::from_args(ctx, &args).await?;
             let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
                 Some(f) => Some(FileFilter::parse(&args, f)?),
                 None => None,
@@ -135,7 +135,8 @@ impl Tool for NavReferences {
             if filter.is_some() && total < before {
                 payload = payload.warn(format!("fileFilter kept {total} of {before} references."));
             }
-            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            Ok(warnings.fold(payload, Payload::warn))
         })
     }
 }

@@ -29,7 +29,7 @@ impl Tool for NavType {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let t = Target::from_args(ctx, &args)?;
+            let t = Target::from_args(ctx, &args).await?;
             let name = match t.require_word() {
                 Ok(n) => n,
                 Err(e) => return Err(symbol_not_found(ctx, &t, e).await),
@@ -55,7 +55,8 @@ impl Tool for NavType {
                     "The language server has no type information for `{name}` here."
                 ));
             }
-            Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
+            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            Ok(warnings.fold(payload, Payload::warn))
         })
     }
 }
