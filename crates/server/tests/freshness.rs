@@ -722,3 +722,58 @@ async fn a_polling_watcher_is_visible_and_works() {
     .await;
     c.cancel().await.ok();
 }
+
+// Rust: methods live in `impl` blocks (inherent and trait impls), which the outline
+// matching folds into the type; rust-analyzer is optional (skipped when missing).
+#[tokio::test]
+async fn resolve_through_impl_blocks_rs() {
+    let works = std::process::Command::new("rust-analyzer")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        eprintln!("skipped: rust-analyzer not installed (optional)");
+        return;
+    }
+    eprintln!("server ran: rust-analyzer");
+    let dir = fixture("rs");
+    let c = client(dir.path(), &[], &[]).await;
+    built(&c).await;
+    // refresh: `impl SessionStore`; get: `impl BaseStore for SessionStore`.
+    for (id, line) in [
+        ("rs:src/store.rs#SessionStore.refresh", 24),
+        ("rs:src/store.rs#SessionStore", 12),
+    ] {
+        let r = call(&c, "resolve", json!({"nodeId": id})).await;
+        let d = ok(&r);
+        assert_eq!(d["verified"], true, "{r}");
+        assert_eq!(d["mapStale"], false, "{r}");
+        assert_eq!(d["location"]["line"], line, "{r}");
+    }
+    let r = call(
+        &c,
+        "resolve",
+        json!({"nodeId": "rs:src/store.rs#SessionStore.get"}),
+    )
+    .await;
+    assert_eq!(ok(&r)["verified"], true, "{r}");
+    assert!(
+        ok(&r)["location"]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("fn get"),
+        "{r}"
+    );
+    let p = call(
+        &c,
+        "resolve",
+        json!({"file": "src/store.rs", "line": 26, "col": 5}),
+    )
+    .await;
+    assert_eq!(
+        ok(&p)["nodeId"],
+        "rs:src/store.rs#SessionStore.refresh",
+        "{p}"
+    );
+    c.cancel().await.ok();
+}
