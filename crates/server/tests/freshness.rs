@@ -272,6 +272,8 @@ async fn resolve_round_trip_py() {
         assert_eq!(err_code(&e), "BAD_ARGS", "{tool}: {e}");
         assert_eq!(e["error"]["field"], "nodeId", "{e}");
     }
+    let e = call(&c, "resolve", json!({"file": PY_STORE, "line": 999})).await;
+    assert_eq!(err_code(&e), "SYMBOL_NOT_FOUND", "{e}");
     let e = call(&c, "resolve", json!({})).await;
     assert_eq!(err_code(&e), "BAD_ARGS", "{e}");
     let e = call(&c, "resolve", json!({"nodeId": "not an id"})).await;

@@ -322,8 +322,13 @@ pub async fn resolve_node(
             if map_at.0 != base.line {
                 base.map_stale = true;
                 base.map_position = Some(map_at);
+                let why = if file_stale {
+                    " (the file changed since it was indexed)"
+                } else {
+                    ""
+                };
                 base.warnings.push(format!(
-                    "The map places {qualified} at line {}; the language server finds it at line {} (the file changed since it was indexed). The live position is used.",
+                    "The map places {qualified} at line {}; the language server finds it at line {}{why}. The live position is used.",
                     map_at.0, base.line
                 ));
             } else if file_stale {
@@ -435,7 +440,8 @@ async fn resolve_position(
         .with_extra("field", "file"));
     };
     let text = read_root_file(&abs).unwrap_or_default();
-    if text.lines().count() < line as usize && !(line == 1 && text.is_empty()) {
+    // Lines as an editor counts them: the empty line after a final newline exists.
+    if text.split('\n').count() < line as usize {
         return Err(ToolError::new(
             ErrorCode::SymbolNotFound,
             format!("{rel} has no line {line}"),
