@@ -125,6 +125,14 @@ fn unix_now() -> u64 {
 
 impl Freshness {
     pub fn new(map: Map, lsp: LspPool, root: &Path, db_path: &Path) -> Freshness {
+        // The root is canonical; the database path may not be (its file may not exist yet).
+        let db_path = match (db_path.parent(), db_path.file_name()) {
+            (Some(dir), Some(name)) => dir
+                .canonicalize()
+                .map(|d| d.join(name))
+                .unwrap_or_else(|_| db_path.to_path_buf()),
+            _ => db_path.to_path_buf(),
+        };
         let db_rel = db_path
             .strip_prefix(root)
             .ok()
@@ -578,5 +586,43 @@ impl Shared {
         if let Ok(st) = self.map.status() {
             *lock(&self.built_at) = Some((Instant::now(), st.built_at));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_old_map_without_a_watcher_earns_a_gentle_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = ServerContext::new(dir.path(), None).unwrap();
+        let f = &ctx.freshness;
+        let hours_ago = |h: u64| Some(unix_now() - h * 3600);
+        let w = f.age_warning(hours_ago(5)).expect("a 5 h old map warns");
+        assert!(w.contains("5 h ago") && w.contains("map_rebuild"), "{w}");
+        assert_eq!(f.age_warning(hours_ago(1)), None);
+        assert_eq!(f.age_warning(None), None, "no build, no age");
+        // With a watcher keeping the map fresh, age says nothing.
+        *lock(&f.shared.watch) = Watch::Starting;
+        assert_eq!(f.age_warning(hours_ago(5)), None);
+    }
+
+    #[test]
+    fn the_map_database_is_not_a_code_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("map.db");
+        let ctx = ServerContext::new(dir.path(), Some(db)).unwrap();
+        let paths: Vec<String> = ["map.db", "map.db-wal", "map.db.py", "src/a.py"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            ctx.freshness.shared.code_paths(&paths),
+            ["map.db.py", "src/a.py"]
+        );
+        let (watching, warning) = ctx.freshness.watching();
+        assert_eq!(watching["mode"], "off");
+        assert_eq!(warning, None);
     }
 }
