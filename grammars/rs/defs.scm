@@ -1,16 +1,13 @@
 ; Rust definitions. Capture conventions: grammars/README.md.
 ; The first pattern that matches a node decides its kind: specific patterns come first.
 
-; Items of `impl Type` / `impl Trait for Type` blocks belong to the type (`@owner`).
+; Items of `impl Type` / `impl Trait for Type` blocks belong to the type: `@owner` for
+; every definition directly in `@owner.body` (the item patterns below give their kinds).
 (impl_item
   type: [(type_identifier) @owner
          (generic_type type: (type_identifier) @owner)
          (scoped_type_identifier name: (type_identifier) @owner)]
-  body: (declaration_list
-    [(function_item name: (identifier) @name body: (_) @body) @definition.method
-     (function_signature_item name: (identifier) @name) @definition.method
-     (const_item name: (identifier) @name) @definition.constant
-     (type_item name: (type_identifier) @name) @definition.type_alias]))
+  body: (declaration_list) @owner.body)
 
 ; Trait items.
 (trait_item
