@@ -10,16 +10,24 @@
 //! while protocol errors are often shown to them as an opaque failure.
 //! `get_tool` stays unimplemented on purpose: it would make rmcp validate arguments
 //! against the schema before we see them.
+//!
+//! **A `tools/call` whose params do not fit MCP's shape** (`arguments` that is not an
+//! object, a missing or non-string `name`) cannot become rmcp's `CallToolRequest`: rmcp
+//! then hands it over as a *custom* request with the raw params, which by default is
+//! answered with JSON-RPC -32601 "method not found". [`NavmapServer::on_custom_request`]
+//! answers such a `tools/call` with a normal tool result holding a `BAD_ARGS` envelope.
 
 use std::sync::Arc;
 
+use navmap_envelope::{Budget, ToolError, render_error};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
 
 use crate::Engine;
 
@@ -99,6 +107,81 @@ impl ServerHandler for NavmapServer {
             CallToolResult::error(content)
         };
         Ok(result.into())
+    }
+
+    /// A `tools/call` rmcp could not parse arrives here (module docs): answered with a
+    /// `BAD_ARGS` tool result. Any other unknown method stays "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let Some((text, ok)) = malformed_call(&request.method, request.params.as_ref()) else {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        };
+        let content = vec![ContentBlock::text(text)];
+        let result = if ok {
+            CallToolResult::success(content)
+        } else {
+            CallToolResult::error(content)
+        };
+        serde_json::to_value(result)
+            .map(CustomResult::new)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+}
+
+/// The `BAD_ARGS` envelope for `tools/call` params that MCP's shape rejects (see the
+/// module docs), or `None` when the request is not a `tools/call`.
+pub fn malformed_call(method: &str, params: Option<&Value>) -> Option<(String, bool)> {
+    if method != "tools/call" {
+        return None;
+    }
+    let name = params.and_then(|p| p.get("name"));
+    let (field, why) = match (params, name) {
+        (Some(Value::Object(_)), Some(Value::String(n))) => {
+            let got = params
+                .and_then(|p| p.get("arguments"))
+                .map_or_else(|| "nothing".to_string(), |a| kind_of(a).to_string());
+            (
+                "arguments",
+                format!("arguments of {n} must be a JSON object, got {got}"),
+            )
+        }
+        (Some(Value::Object(_)), Some(other)) => (
+            "name",
+            format!("name must be a tool name (string), got {}", kind_of(other)),
+        ),
+        (Some(Value::Object(_)), None) => ("name", "name (the tool to call) is missing".into()),
+        (p, _) => (
+            "params",
+            format!(
+                "tools/call params must be an object {{name, arguments}}, got {}",
+                p.map_or("nothing", kind_of)
+            ),
+        ),
+    };
+    let err = ToolError::bad_args(
+        why,
+        "Call tools/call with {\"name\": \"<tool>\", \"arguments\": {…}} (arguments a JSON object; tools/list gives each tool's fields).",
+    )
+    .with_extra("field", field);
+    let out = render_error(&err, Budget::from_request(None));
+    Some((out.text, out.ok))
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

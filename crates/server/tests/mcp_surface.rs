@@ -254,6 +254,11 @@ async fn stdout_carries_only_json_rpc_frames() {
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "debug_panic", "arguments": {}}}),
         json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "map_search", "arguments": {"query": 7}}}),
         json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "map_status"}}),
+        // Params MCP's shape rejects (rmcp cannot parse them as a tools/call): still
+        // BAD_ARGS envelopes, never JSON-RPC -32601.
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "map_search", "arguments": "notanobject"}}),
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": 5, "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "map_search", "arguments": [1]}}),
     ];
     let stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();
@@ -283,7 +288,7 @@ async fn stdout_carries_only_json_rpc_frames() {
     for r in &requests[1..] {
         stdin.write_all(format!("{r}\n").as_bytes()).await.unwrap();
     }
-    for id in 2..=6 {
+    for id in 2..=9 {
         read_until(id, &mut answered).await;
     }
     // Closing stdin ends the session; whatever else navmap writes must be frames too.
@@ -310,6 +315,20 @@ async fn stdout_carries_only_json_rpc_frames() {
     assert_eq!(answered["4"]["result"]["isError"], true);
     assert_eq!(text("5")["error"]["field"], "query");
     assert_eq!(text("6")["ok"], true);
+    for (id, field, says) in [
+        ("7", "arguments", "a string"),
+        ("8", "name", "a number"),
+        ("9", "arguments", "an array"),
+    ] {
+        let env = text(id);
+        assert_eq!(answered[id]["result"]["isError"], true, "{env}");
+        assert_eq!(env["error"]["code"], "BAD_ARGS", "{env}");
+        assert_eq!(env["error"]["field"], field, "{env}");
+        assert!(
+            env["error"]["message"].as_str().unwrap().contains(says),
+            "{env}"
+        );
+    }
     assert!(
         err.contains("deliberate panic"),
         "the panic is reported on stderr: {err}"
