@@ -134,7 +134,9 @@ async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCod
 }
 
 async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
-    let engine = Engine::new(root.context()?);
+    let ctx = root.context()?;
+    check_freshness(&ctx).await;
+    let engine = Engine::new(ctx);
     let out = engine.call("map_status", None).await;
     if json || !out.ok {
         println!("{}", out.text);
@@ -183,8 +185,18 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `serve`'s start-up check for one-shot commands: changed files marked stale, and
+/// re-indexed first when they are few (`Freshness::check_now`).
+async fn check_freshness(ctx: &Arc<ServerContext>) {
+    let c = ctx.clone();
+    if let Err(e) = tokio::task::spawn_blocking(move || c.freshness.check_now()).await {
+        tracing::warn!("freshness check failed: {e}");
+    }
+}
+
 async fn call(root: RootArgs, tool: &str, args: &str) -> Result<ExitCode, ExitCode> {
     let ctx = root.context()?;
+    check_freshness(&ctx).await;
     let engine = Engine::new(ctx.clone());
     let parsed: Result<Map<String, Value>, String> = match serde_json::from_str::<Value>(args) {
         Ok(Value::Object(map)) => Ok(map),

@@ -171,29 +171,19 @@ impl Freshness {
     /// refreshes the cached `builtAt` behind [`Freshness::age_warning`].
     pub async fn read_through(&self) {
         let shared = self.shared.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            shared.refresh_built_at();
-            if !shared.map.is_built() {
-                return;
-            }
-            let Ok(stale) = shared.map.stale_files() else {
-                return;
-            };
-            if stale.is_empty() || stale.len() > READ_THROUGH_MAX_FILES {
-                return;
-            }
-            shared.refreshes.fetch_add(1, Ordering::Relaxed);
-            let opts = RebuildOptions {
-                paths: Some(stale),
-                full: false,
-            };
-            if let Err(e) = shared.map.rebuild(opts, &|_| {}) {
-                tracing::warn!("read-through refresh failed: {e}");
-            }
-            shared.recheck();
-        });
+        let task = tokio::task::spawn_blocking(move || shared.refresh_few());
         // Past the cap the refresh carries on; the answer warns about what is still stale.
         let _ = tokio::time::timeout(READ_THROUGH_CAP, task).await;
+    }
+
+    /// What one-shot commands (`navmap call`, `navmap status`) do instead of [`start`]:
+    /// the start-up check against the disk (changed files marked stale), then the
+    /// read-through refresh of those files when they are few, waited for in full (there is
+    /// no background to finish it). Blocking. Whatever is still stale afterwards is
+    /// flagged and warned about by the answer as usual.
+    pub fn check_now(&self) {
+        self.shared.mark_changed_on_disk();
+        self.shared.refresh_few();
     }
 
     /// The gentle warning for an old map with no watcher keeping it fresh, from the
@@ -285,20 +275,7 @@ pub fn start(ctx: &Arc<ServerContext>, opts: StartOptions) {
     let spawned = std::thread::Builder::new()
         .name("navmap-startup".into())
         .spawn(move || {
-            let shared = &ctx.freshness.shared;
-            if shared.map.is_built() {
-                match shared.map.changed_on_disk(None) {
-                    Ok(changed) if !changed.is_empty() => {
-                        tracing::info!(
-                            files = changed.len(),
-                            "changed since the last index; marked stale"
-                        );
-                        let _ = shared.map.mark_stale(&changed);
-                    }
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!("start-up check failed: {e}"),
-                }
-            }
+            ctx.freshness.shared.mark_changed_on_disk();
             if !opts.build {
                 return;
             }
@@ -404,6 +381,47 @@ fn start_watcher(shared: &Arc<Shared>) {
 }
 
 impl Shared {
+    /// The start-up check: files changed on disk since they were indexed are marked stale.
+    fn mark_changed_on_disk(&self) {
+        if !self.map.is_built() {
+            return;
+        }
+        match self.map.changed_on_disk(None) {
+            Ok(changed) if !changed.is_empty() => {
+                tracing::info!(
+                    files = changed.len(),
+                    "changed since the last index; marked stale"
+                );
+                let _ = self.map.mark_stale(&changed);
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("start-up check failed: {e}"),
+        }
+    }
+
+    /// The body of the read-through refresh: re-index the stale files when they are few.
+    fn refresh_few(&self) {
+        self.refresh_built_at();
+        if !self.map.is_built() {
+            return;
+        }
+        let Ok(stale) = self.map.stale_files() else {
+            return;
+        };
+        if stale.is_empty() || stale.len() > READ_THROUGH_MAX_FILES {
+            return;
+        }
+        self.refreshes.fetch_add(1, Ordering::Relaxed);
+        let opts = RebuildOptions {
+            paths: Some(stale),
+            full: false,
+        };
+        if let Err(e) = self.map.rebuild(opts, &|_| {}) {
+            tracing::warn!("read-through refresh failed: {e}");
+        }
+        self.recheck();
+    }
+
     /// Drops the map database's own files (when it lives in the root outside `.navmap/`).
     fn code_paths(&self, paths: &[String]) -> Vec<String> {
         paths

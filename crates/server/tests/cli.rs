@@ -123,3 +123,38 @@ fn the_budget_default_comes_from_the_environment() {
     let env: Value = serde_json::from_str(&String::from_utf8(o.stdout).unwrap()).unwrap();
     assert_eq!(env["tokenBudget"]["requested"], 700);
 }
+
+/// `navmap call` does what `serve` does at start-up: a file changed since the last index
+/// is noticed (size/mtime), re-indexed first when few changed, never served stale silently.
+#[test]
+fn call_notices_files_changed_since_the_last_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let file = dir.path().join("mod.py");
+    std::fs::write(&file, "def target():\n    return 1\n").unwrap();
+    let o = navmap(&["rebuild", "--root", root]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let search = || {
+        let o = navmap(&[
+            "call",
+            "map_search",
+            r#"{"query":"target"}"#,
+            "--root",
+            root,
+        ]);
+        let env: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        env["data"]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == "target")
+            .cloned()
+            .unwrap_or_else(|| panic!("{env}"))
+    };
+    assert_eq!(search()["line"], 1);
+    // Three lines above it: the next call sees them.
+    std::fs::write(&file, "import os\n\n\ndef target():\n    return os.sep\n").unwrap();
+    let hit = search();
+    assert_eq!(hit["line"], 4, "{hit}");
+    assert!(hit.get("stale").is_none_or(|s| s == false), "{hit}");
+}
