@@ -12,6 +12,9 @@
 //! - `source: "fallback-map"` (outgoing, server without call hierarchy): the map's
 //!   `calls` edges from the innermost map definition around the position (with their
 //!   `confidence` and `nodeId`); a map that is not built is a warning, never an error.
+//!   With no server installed at all, both directions come from the map's `calls` edges
+//!   (incoming: the edges into the definition), with a warning naming the missing server
+//!   and its install command: never `LSP_UNAVAILABLE`.
 //!
 //! `via` names the item one level up (the root for depth 1); `sites` are the call sites
 //! (in the caller's file). An item reached twice is listed again with `seen: true` and not
@@ -93,6 +96,10 @@ impl Tool for NavCallHierarchy {
                 Some(Err(LspError::NoCapability { .. })) => {
                     return run.fallback(&t, incoming, depth).await;
                 }
+                Some(Err(e @ LspError::Unavailable { .. })) => {
+                    let why = lsp_error(e, &lang, None);
+                    return Ok(run.without_server(&t, incoming, depth, why).await);
+                }
                 Some(Err(e)) => return Err(lsp_error(e, &lang, None)),
                 Some(Ok(a)) if !a.value.is_empty() => {
                     run.complete &= a.complete;
@@ -103,7 +110,13 @@ impl Tool for NavCallHierarchy {
             let root = match root {
                 Some(r) => r,
                 None => {
-                    let sym = run.snap_target(&t).await?;
+                    let sym = match run.snap_target(&t).await {
+                        Ok(sym) => sym,
+                        Err(why) if why.code == ErrorCode::LspUnavailable => {
+                            return Ok(run.without_server(&t, incoming, depth, why).await);
+                        }
+                        Err(e) => return Err(e),
+                    };
                     let at = sym.selection_range.start;
                     match ctx.lsp.prepare_call_hierarchy(&t.abs, at).await {
                         Err(LspError::NoCapability { .. }) => {
@@ -132,6 +145,8 @@ impl Tool for NavCallHierarchy {
             let mut seen: HashSet<(PathBuf, Position)> = HashSet::new();
             seen.insert((root.path.clone(), root.selection_range.start));
             let mut frontier: Vec<CallItem> = vec![root];
+            // (level, via, item) → index in `calls`, to merge repeated answers.
+            let mut merged: HashMap<(usize, ItemKey, ItemKey), usize> = HashMap::new();
             'levels: for level in 1..=depth {
                 let mut next = Vec::new();
                 for item in frontier {
@@ -173,6 +188,17 @@ impl Tool for NavCallHierarchy {
                             .iter()
                             .map(|r| run.anchors.anchor(site_file, r.start, None))
                             .collect();
+                        let key = (call.item.path.clone(), call.item.selection_range.start);
+                        // Servers repeat themselves (pyright lists a site twice; tsserver
+                        // lists an outgoing callee once per site, each with every site):
+                        // one entry per item and level, each site once.
+                        if let Some(&i) = merged.get(&(level, item_key(&item), key.clone())) {
+                            let mut all = calls[i]["sites"].as_array().cloned().unwrap_or_default();
+                            all.extend(sites);
+                            calls[i]["sites"] = Value::from(dedupe_sites(all));
+                            continue;
+                        }
+                        let sites = dedupe_sites(sites);
                         let mut v = run.item_json(
                             &call.item.path,
                             call.item.selection_range.start,
@@ -184,7 +210,7 @@ impl Tool for NavCallHierarchy {
                         v["depth"] = Value::from(level);
                         v["via"] = Value::from(item.name.clone());
                         v["sites"] = Value::from(sites);
-                        let key = (call.item.path.clone(), call.item.selection_range.start);
+                        merged.insert((level, item_key(&item), key.clone()), calls.len());
                         if seen.insert(key) {
                             if level < depth {
                                 next.push(call.item);
@@ -200,6 +226,28 @@ impl Tool for NavCallHierarchy {
             Ok(run.finish(root_json, incoming, depth, "lsp", calls, snapped))
         })
     }
+}
+
+/// Where an item's name is: identifies it across answers.
+type ItemKey = (PathBuf, Position);
+
+fn item_key(item: &CallItem) -> ItemKey {
+    (item.path.clone(), item.selection_range.start)
+}
+
+/// Call sites in their order, each `(file, line, col)` once.
+fn dedupe_sites(sites: Vec<Value>) -> Vec<Value> {
+    let mut seen = HashSet::new();
+    sites
+        .into_iter()
+        .filter(|s| {
+            seen.insert((
+                s["file"].as_str().map(str::to_string),
+                s["line"].as_u64(),
+                s["col"].as_u64(),
+            ))
+        })
+        .collect()
 }
 
 struct Run<'a> {
@@ -244,14 +292,61 @@ impl<'a> Run<'a> {
         Ok(&self.outlines[path])
     }
 
-    /// Outgoing calls from the map's `calls` edges (fallback-map): the innermost map
-    /// definition around the position, then its callees to `depth`. Never an error: a map
-    /// that is not built, or knows no definition there, is a warning and no calls.
+    /// No language server installed for the file (`why`: its `LSP_UNAVAILABLE`): both
+    /// directions from the map's `calls` edges (`fallback-map`), with a warning naming the
+    /// missing server and its install command. Never an error (contract §3).
+    async fn without_server(
+        mut self,
+        t: &Target,
+        incoming: bool,
+        depth: usize,
+        why: ToolError,
+    ) -> Payload {
+        let install = why
+            .extras
+            .get("installCommand")
+            .and_then(Value::as_str)
+            .map(|c| format!(" (install it with: {c})"))
+            .unwrap_or_default();
+        let mut reason = format!("{}{install}", why.message);
+        if let Some(first) = reason.get(..1) {
+            reason.replace_range(..1, &first.to_uppercase());
+        }
+        let (root, calls) = self.map_calls(t, t.pos, depth, incoming, &reason).await;
+        let root = root.unwrap_or_else(|| {
+            let name = t.word().unwrap_or_default();
+            self.item_json(&t.abs, t.pos, t.pos.line, &name, "unknown", None)
+        });
+        self.finish(root, incoming, depth, "fallback-map", calls, None)
+    }
+
+    /// Outgoing calls from the map's `calls` edges (fallback-map) when the server has no
+    /// call hierarchy.
     async fn map_callees(&mut self, t: &Target, at: Position, depth: usize) -> Vec<Value> {
+        let reason = format!("The {} language server has no call hierarchy", self.lang);
+        self.map_calls(t, at, depth, false, &reason).await.1
+    }
+
+    /// Calls from the map's `calls` edges (fallback-map): the innermost map definition
+    /// around the position (returned as the root item), then its callees (outgoing) or
+    /// callers (incoming) to `depth`. `reason` says why the map answers. Never an error: a
+    /// map that is not built, or knows no definition there, is a warning and no calls.
+    async fn map_calls(
+        &mut self,
+        t: &Target,
+        at: Position,
+        depth: usize,
+        incoming: bool,
+        reason: &str,
+    ) -> (Option<Value>, Vec<Value>) {
         self.complete = false;
-        let lang = self.lang.clone();
         let rel = t.rel.clone();
         let line = at.line + 1;
+        let (direction, what) = if incoming {
+            (Direction::In, "callers")
+        } else {
+            (Direction::Out, "callees")
+        };
         let found = with_map(self.ctx, "file", move |map| {
             let nodes = map.nodes_in_file(&rel)?;
             // The innermost definition whose lines hold the position.
@@ -267,7 +362,7 @@ impl<'a> Run<'a> {
             };
             map.neighbors(
                 &node.id,
-                Direction::Out,
+                direction,
                 Some(&[EdgeKind::Calls]),
                 depth as u32,
                 MAX_CALLS,
@@ -279,26 +374,34 @@ impl<'a> Run<'a> {
             Ok(Some(r)) => r,
             Ok(None) => {
                 self.warnings.push(format!(
-                    "The {lang} language server has no call hierarchy, and the map knows no definition at {}:{line} (fallback-map); outgoing calls unknown.",
+                    "{reason}, and the map knows no definition at {}:{line} (fallback-map); {what} unknown.",
                     t.rel
                 ));
-                return Vec::new();
+                return (None, Vec::new());
             }
             Err(e) => {
                 self.warnings.push(format!(
-                    "The {lang} language server has no call hierarchy, and the map cannot answer (fallback-map): {} map_rebuild builds it.",
+                    "{reason}, and the map cannot answer (fallback-map): {} map_rebuild builds it.",
                     e.message
                 ));
-                return Vec::new();
+                return (None, Vec::new());
             }
         };
         self.warnings.push(format!(
-            "The {lang} language server has no call hierarchy; callees derived via fallback-map (the map's calls edges); approximate."
+            "{reason}; {what} derived via fallback-map (the map's calls edges); approximate."
         ));
+        let r = &result.node;
+        let mut root = match &r.file {
+            Some(f) => json!({"file": f, "line": r.line.unwrap_or(1), "col": r.col.unwrap_or(1)}),
+            None => json!({"file": r.id}),
+        };
+        root["name"] = Value::from(r.name.clone());
+        root["kind"] = Value::from(r.kind.as_str());
+        root["nodeId"] = Value::from(r.id.clone());
         let all: Vec<&navmap_map::NodeView> = std::iter::once(&result.node)
             .chain(result.neighbors.iter().map(|n| &n.node))
             .collect();
-        result
+        let calls = result
             .neighbors
             .iter()
             .map(|n| {
@@ -322,14 +425,21 @@ impl<'a> Run<'a> {
                 item["via"] =
                     Value::from(via.map(|m| m.name.clone()).unwrap_or_else(|| n.via.clone()));
                 item["confidence"] = Value::from(n.confidence.as_str());
-                // The call site: a line of the caller's file.
-                item["sites"] = match (via.and_then(|m| m.file.clone()), n.line) {
+                // The call site: a line of the caller's file (outgoing: the item one level
+                // up; incoming: this one).
+                let caller = if incoming {
+                    v.file.clone()
+                } else {
+                    via.and_then(|m| m.file.clone())
+                };
+                item["sites"] = match (caller, n.line) {
                     (Some(f), Some(l)) => json!([{"file": f, "line": l}]),
                     _ => json!([]),
                 };
                 item
             })
-            .collect()
+            .collect();
+        (Some(root), calls)
     }
 
     /// Where a symbol's name is. Servers that answer with flat `SymbolInformation` give
@@ -497,7 +607,7 @@ impl<'a> Run<'a> {
                     }
                     item["depth"] = Value::from(level);
                     item["via"] = Value::from(via.clone());
-                    item["sites"] = Value::from(sites);
+                    item["sites"] = Value::from(dedupe_sites(sites));
                     if seen.insert(key.clone()) {
                         if level < depth
                             && let Some(n) = expand
@@ -565,5 +675,19 @@ impl<'a> Run<'a> {
                     .narrowing("Pass depth: 1"),
             );
         self.warnings.into_iter().fold(payload, Payload::warn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_are_listed_once() {
+        let site = |l: u64, c: u64| json!({"file": "a.py", "line": l, "col": c, "snippet": "x"});
+        let got = dedupe_sites(vec![site(15, 33), site(15, 33), site(16, 1), site(15, 33)]);
+        assert_eq!(got, vec![site(15, 33), site(16, 1)]);
+        let other = json!({"file": "b.py", "line": 15, "col": 33});
+        assert_eq!(dedupe_sites(vec![site(15, 33), other.clone()]).len(), 2);
     }
 }
