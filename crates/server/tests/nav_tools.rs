@@ -627,14 +627,21 @@ async fn faults_become_contract_errors() {
         .clone();
     assert_eq!(e["error"]["installCommand"], hint.as_str());
     assert!(e["error"]["hint"].as_str().unwrap().contains(&hint));
-    // A file no language with a server claims: LSP_UNAVAILABLE too, never a hang.
+    // A file no language server handles: BAD_ARGS naming the file type (nothing to
+    // install), the same from resolve; never a hang.
     let e = call(
         &c,
         "nav_definition",
         json!({"file": "notes.txt", "line": 1}),
     )
     .await;
-    assert_eq!(err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    assert_eq!(err_code(&e), "BAD_ARGS", "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("*.txt"),
+        "{e}"
+    );
+    let r = call(&c, "resolve", json!({"file": "notes.txt", "line": 1})).await;
+    assert_eq!(r["error"], e["error"], "{r}");
     c.cancel().await.unwrap();
 }
 

@@ -38,6 +38,10 @@ pub fn position_params() -> [Param; 4] {
     ]
 }
 
+/// Prefixes the warnings of a `nodeId`'s resolution, so that an agent tells them from the
+/// warnings about the tool's own answer.
+pub const RESOLVING: &str = "resolving nodeId: ";
+
 /// Lines of stderr passed on in `LSP_FAILED` and `map_status`.
 pub const STDERR_LINES: usize = 10;
 
@@ -76,7 +80,12 @@ impl Target {
             let mut t = Target::file(ctx, "nodeId", &r.rel)?.at(r.line, r.col);
             t.node_id = Some(id.to_string());
             t.verified = r.verified;
-            t.warnings = r.warnings;
+            // Said about locating the nodeId, not about the tool's own answer.
+            t.warnings = r
+                .warnings
+                .into_iter()
+                .map(|w| format!("{RESOLVING}{w}"))
+                .collect();
             return Ok(t);
         }
         let Some(file) = args.opt_str("file") else {
@@ -114,17 +123,10 @@ impl Target {
             )
             .with_extra("file", rel));
         }
-        let lang = ctx
-            .languages
-            .for_path(&rel)
-            .cloned()
-            .ok_or_else(|| no_server(&format!("no language navmap knows claims {rel}")))?;
-        if lang.manifest.lsp.is_none() {
-            return Err(no_server(&format!(
-                "language `{}` has no language server configured",
-                lang.id()
-            )));
-        }
+        let lang = match ctx.languages.for_path(&rel) {
+            Some(l) if l.manifest.lsp.is_some() => l.clone(),
+            _ => return Err(unsupported_file(ctx, field, &rel)),
+        };
         Ok(Target {
             rel,
             abs,
@@ -382,6 +384,39 @@ pub fn kind_name(kind: SymbolKind) -> &'static str {
         SymbolKind::TYPE_PARAMETER => "type_parameter",
         _ => "unknown",
     }
+}
+
+/// `BAD_ARGS` for a file no language server handles (its type is not a language navmap
+/// knows, or the language has no server configured): nothing to install, the agent must
+/// pass another file. The same answer from every nav tool and `resolve` (docs/lsp.md).
+pub fn unsupported_file(ctx: &ServerContext, field: &str, rel: &str) -> ToolError {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let kind = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => format!("*.{ext} files"),
+        _ => format!("files like {name}"),
+    };
+    let mut handled: Vec<String> = ctx
+        .languages
+        .all()
+        .iter()
+        .filter(|l| l.manifest.lsp.is_some())
+        .flat_map(|l| {
+            l.manifest
+                .extensions
+                .iter()
+                .map(|e| format!(".{}", e.trim_start_matches('.')))
+        })
+        .collect();
+    handled.dedup();
+    ToolError::bad_args(
+        format!("{field}: no language server handles {kind} ({rel})"),
+        format!(
+            "Pass a source file ({}); map_search and map_neighbors cover what the map indexes.",
+            handled.join(" ")
+        ),
+    )
+    .with_extra("field", field)
+    .with_extra("file", rel)
 }
 
 fn no_server(why: &str) -> ToolError {

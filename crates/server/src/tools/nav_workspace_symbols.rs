@@ -6,7 +6,8 @@
 //! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
 //! inside the root before external. A server that is missing or fails is a warning
 //! naming it (its symbols are absent), never silence; only when no server could answer at
-//! all is it an error.
+//! all is it an error. A root with no file of a language that has a server is a miss
+//! (`ok`, no results, a `hint` and a warning), not an error.
 
 use std::sync::Arc;
 
@@ -109,14 +110,24 @@ impl Tool for NavWorkspaceSymbols {
                     }
                 }
             }
+            if langs.is_empty() {
+                // A miss, not an error: nothing in the root for a language server to search.
+                let data = json!({
+                    "query": query,
+                    "results": [],
+                    "total": 0,
+                    "complete": true,
+                    "languages": [],
+                    "hint": "No file of a language with a language server is in the root; map_search searches the map.",
+                });
+                return Ok(Payload::new(data).warn(
+                    "No language server applies to this root (no file of a language navmap navigates live); nothing was searched.",
+                ));
+            }
             if answered.is_empty() {
                 return Err(match first_error {
                     Some((lang, e)) => lsp_error(e, &lang, None),
-                    None => navmap_envelope::ToolError::new(
-                        navmap_envelope::ErrorCode::LspUnavailable,
-                        "no file of a language with a language server was found in the root",
-                        "map_search searches the map instead.",
-                    ),
+                    None => navmap_envelope::ToolError::internal("no language server answered"),
                 });
             }
             results.sort_by(|(ra, a), (rb, b)| {

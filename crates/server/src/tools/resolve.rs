@@ -290,19 +290,63 @@ pub async fn resolve_node(
         }
         Err(e) => return Err(lsp_error(e, &lang_id, None)),
     };
-    base.warnings.extend(answer.warnings.iter().cloned());
+    // The outline's own caveats ("still indexing") matter only when the symbol is not in
+    // it: a symbol found in a file's outline is found, whatever the workspace index says.
     let entries = outline::entries(&answer.value);
-    let (entry, relocated) = match outline::find(&entries, &chain, dup) {
+    let live = outline::same_chain(&entries, &chain);
+    let map_count = if in_map && !live.is_empty() {
+        map_duplicates(ctx, &rel, &qualified).await
+    } else {
+        0
+    };
+    let merged = !live.is_empty() && (live.len() < map_count || dup as usize > live.len());
+    let picked = if merged {
+        let counts = (live.len(), map_count.max(dup as usize));
+        match pick_merged(
+            &live,
+            said.node(),
+            dup,
+            file_stale,
+            &qualified,
+            &rel,
+            counts,
+        ) {
+            Pick::Live(e, note) => {
+                base.warnings.extend(note);
+                Some(e)
+            }
+            Pick::Map(note) => {
+                if let Some(v) = said.node() {
+                    return Ok(at_map_position(base, v, note));
+                }
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let found = match picked {
+        Some(e) => outline::Found::Exact(e),
+        None => outline::find(&entries, &chain, dup),
+    };
+    let (entry, relocated) = match found {
         outline::Found::Exact(e) => (e, false),
         outline::Found::Relocated(e) => (e, true),
         outline::Found::Missing => {
-            return Err(symbol_missing(
-                id, &rel, &qualified, &entries, &chain, in_map,
-            ));
+            let mut e = symbol_missing(id, &rel, &qualified, &entries, &chain, in_map);
+            if !answer.warnings.is_empty() {
+                e = e.with_extra("serverWarnings", answer.warnings.clone());
+            }
+            return Err(e);
         }
     };
     let sym: &DocumentSymbol = entry.sym;
-    let at = sym.selection_range.start;
+    // The name itself, not where the server's selection range starts (an overload's
+    // starts at `export`): nav tools by nodeId ask about this position.
+    let at = match read_root_file(&abs) {
+        Some(text) => outline::name_position(&text, sym, entry.name()),
+        None => sym.selection_range.start,
+    };
     base.line = at.line + 1;
     base.col = at.character + 1;
     base.end_line = Some(sym.range.end.line + 1);
@@ -354,19 +398,76 @@ pub async fn resolve_node(
     Ok(base)
 }
 
-fn stale_file_note(rel: &str) -> String {
-    format!("{rel} changed since the map indexed it; it is being re-indexed.")
+/// How many definitions the map has under this qualified name in the file (`~n` duplicates).
+async fn map_duplicates(ctx: &Arc<ServerContext>, rel: &str, qualified: &str) -> usize {
+    let map = ctx.map.clone();
+    let (rel, qualified) = (rel.to_string(), qualified.to_string());
+    tokio::task::spawn_blocking(move || map.nodes_in_file(&rel))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .map(|ns| {
+            ns.iter()
+                .filter(|n| n.kind != NodeKind::File && n.qualified_name == qualified)
+                .count()
+        })
+        .unwrap_or(0)
 }
 
-/// No server to ask: the map's position, unverified; an error only without one.
-fn from_map_only(
-    mut base: Resolved,
-    said: &MapSaid,
-    err: ToolError,
-) -> Result<Resolved, ToolError> {
-    let Some(v) = said.node() else {
-        return Err(err);
-    };
+/// The choice for a node whose server lists fewer same-name definitions than the map.
+enum Pick<'e, 'a> {
+    /// This live definition, with a note when it is a guess.
+    Live(&'e outline::Entry<'a>, Option<String>),
+    /// The map's position, unverified, with this note.
+    Map(String),
+}
+
+/// A server that merges same-name definitions (pyright lists only the last of a
+/// redefined function) cannot be matched by ordinal. When the file is fresh the map's
+/// line is right, so a live definition there is the one; without one, the map's position
+/// stands, unverified. When the file changed (the map's line may be off), the only live
+/// definition, or else the map's position. Never a staleness verdict on a fresh file, and
+/// never `SYMBOL_NOT_FOUND` while the name is there. `counts`: (live, map).
+fn pick_merged<'e, 'a>(
+    live: &[&'e outline::Entry<'a>],
+    node: Option<&NodeView>,
+    dup: u32,
+    file_stale: bool,
+    qualified: &str,
+    rel: &str,
+    counts: (usize, usize),
+) -> Pick<'e, 'a> {
+    let map_line = node.and_then(|v| v.line);
+    if !file_stale
+        && let Some(line) = map_line
+        && let Some(e) = live
+            .iter()
+            .find(|e| e.sym.range.start.line < line && line <= e.sym.range.end.line + 1)
+    {
+        return Pick::Live(e, None);
+    }
+    let fewer = format!(
+        "The language server lists {} definition(s) of {qualified} in {rel}, the map {} (a redefinition shadows the earlier ones for the server), so ~{} cannot be matched live",
+        counts.0,
+        counts.1,
+        dup.max(1)
+    );
+    match (node, live) {
+        (Some(_), _) if !file_stale => Pick::Map(format!("{fewer}; the location is the map's.")),
+        (_, [only]) => Pick::Live(only, Some(format!("{fewer}; the one it lists is used."))),
+        (Some(_), _) => Pick::Map(format!(
+            "{fewer}; the location is the map's (the file changed since it was indexed, so it may be off)."
+        )),
+        (None, [.., last]) => Pick::Live(
+            last,
+            Some(format!("{fewer}; the last one it lists is used.")),
+        ),
+        (None, []) => Pick::Map(fewer),
+    }
+}
+
+/// The map's position of `v`, unverified, with `note`.
+fn at_map_position(mut base: Resolved, v: &NodeView, note: String) -> Resolved {
     base.verified = false;
     base.line = v.line.unwrap_or(1);
     base.col = v.col.unwrap_or(1);
@@ -376,17 +477,30 @@ fn from_map_only(
         "kind": v.kind.as_str(),
         "qualifiedName": v.qualified_name,
     });
+    base.warnings.push(note);
+    base
+}
+
+fn stale_file_note(rel: &str) -> String {
+    format!("{rel} changed since the map indexed it; it is being re-indexed.")
+}
+
+/// No server to ask: the map's position, unverified; an error only without one.
+fn from_map_only(base: Resolved, said: &MapSaid, err: ToolError) -> Result<Resolved, ToolError> {
+    let Some(v) = said.node() else {
+        return Err(err);
+    };
     let caveat = if v.stale {
         "; the file changed since it was indexed, so it may be off"
     } else {
         ""
     };
-    base.warnings.push(format!(
+    let note = format!(
         "Not verified by a language server ({}: {}); location is the map's{caveat}.",
         err.code.as_str(),
         err.message
-    ));
-    Ok(base)
+    );
+    Ok(at_map_position(base, v, note))
 }
 
 fn symbol_missing(
@@ -433,11 +547,7 @@ async fn resolve_position(
         .with_extra("file", rel));
     }
     let Some(lang) = ctx.languages.for_path(&rel).cloned() else {
-        return Err(ToolError::bad_args(
-            format!("file: navmap knows no language for {rel}"),
-            "Pass a source file of a language navmap maps (map_status lists them).",
-        )
-        .with_extra("field", "file"));
+        return Err(super::nav_common::unsupported_file(ctx, "file", &rel));
     };
     let text = read_root_file(&abs).unwrap_or_default();
     // Lines as an editor counts them: the empty line after a final newline exists.

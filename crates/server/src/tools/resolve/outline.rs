@@ -189,6 +189,53 @@ fn matching_paren(s: &str) -> Option<usize> {
     None
 }
 
+/// Where `name` is written for `sym`: its selection range's start when the name is there,
+/// else the first whole-word occurrence of `name` from that start to the end of the
+/// symbol's range. Servers do not always point the selection range at the name
+/// (tsserver's overload signatures start at `export`); `text` is the file's content.
+pub fn name_position(text: &str, sym: &DocumentSymbol, name: &str) -> Position {
+    let start = sym.selection_range.start;
+    let end = sym.range.end.max(sym.selection_range.end);
+    let name: Vec<u16> = name.encode_utf16().collect();
+    if name.is_empty() {
+        return start;
+    }
+    for (line0, line) in text.split('\n').enumerate().skip(start.line as usize) {
+        let line0 = line0 as u32;
+        if line0 > end.line {
+            break;
+        }
+        let units: Vec<u16> = line.trim_end_matches('\r').encode_utf16().collect();
+        let from = if line0 == start.line {
+            start.character as usize
+        } else {
+            0
+        };
+        let to = if line0 == end.line {
+            (end.character as usize).min(units.len())
+        } else {
+            units.len()
+        };
+        let word = |i: usize| {
+            char::decode_utf16([units[i]])
+                .next()
+                .and_then(Result::ok)
+                .is_some_and(is_ident)
+        };
+        let mut i = from;
+        while i + name.len() <= to {
+            if units[i..i + name.len()] == name[..]
+                && (i == 0 || !word(i - 1))
+                && (i + name.len() == units.len() || !word(i + name.len()))
+            {
+                return Position::new(line0, i as u32);
+            }
+            i += 1;
+        }
+    }
+    start
+}
+
 /// What a qualified name found in an outline.
 pub enum Found<'e, 'a> {
     /// Under the same chain of parents (possibly inside extra containers the map does not
@@ -215,12 +262,29 @@ pub fn find<'e, 'a>(entries: &'e [Entry<'a>], chain: &[String], dup: u32) -> Fou
     {
         return Found::Exact(e);
     }
+    if !same_chain(entries, chain).is_empty() {
+        // The chain is there, with fewer duplicates than `~n` asks for.
+        return Found::Missing;
+    }
     let mut named = defs().filter(|e| e.path.last() == Some(name));
     match (named.next(), named.next()) {
         // Unique, and really somewhere else (not the first of a pair whose `~2` is gone).
         (Some(e), None) if e.path != chain => Found::Relocated(e),
         _ => Found::Missing,
     }
+}
+
+/// The definitions of `chain` in source order: under exactly that chain, else inside extra
+/// containers the map does not name (as [`find`] matches them).
+pub fn same_chain<'e, 'a>(entries: &'e [Entry<'a>], chain: &[String]) -> Vec<&'e Entry<'a>> {
+    let defs = || entries.iter().filter(|e| !e.container_only);
+    let exact: Vec<&Entry> = defs().filter(|e| e.path == chain).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    defs()
+        .filter(|e| e.path.len() > chain.len() && e.path.ends_with(chain))
+        .collect()
 }
 
 /// The `~n` a map ID gives this entry: its rank among the definitions with the same path.
@@ -409,6 +473,28 @@ mod tests {
         let inside = enclosing(&es, Position::new(25, 2));
         let names: Vec<String> = inside.iter().map(|e| e.qualified()).collect();
         assert_eq!(names, ["SessionStore", "SessionStore.refresh"]);
+    }
+
+    #[test]
+    fn the_name_is_found_inside_the_range() {
+        let text = "export function over(a: string): string;\nexport function over(a: any) {\n  return over(a);\n}\nconst overt = 1;\n";
+        let mut s = sym("over", (1, 3), vec![]);
+        // tsserver: the selection range of an overload entry starts at `export`.
+        s.selection_range = Range::new(Position::new(1, 0), Position::new(1, 6));
+        assert_eq!(name_position(text, &s, "over"), Position::new(1, 16));
+        // Already on the name: kept.
+        s.selection_range = Range::new(Position::new(1, 16), Position::new(1, 20));
+        assert_eq!(name_position(text, &s, "over"), Position::new(1, 16));
+        // Whole words only, and never past the range: not found → the selection start.
+        let mut t = sym("overt", (1, 3), vec![]);
+        t.selection_range = Range::new(Position::new(1, 0), Position::new(1, 6));
+        assert_eq!(name_position(text, &t, "overt"), Position::new(1, 0));
+        // Non-ASCII before the name counts in UTF-16 units.
+        let text = "const é = 1; function 🚀x() {}\n";
+        let mut u = sym("x", (0, 0), vec![]);
+        u.range = Range::new(Position::new(0, 0), Position::new(0, 30));
+        u.selection_range = Range::new(Position::new(0, 0), Position::new(0, 5));
+        assert_eq!(name_position(text, &u, "x"), Position::new(0, 24));
     }
 
     #[test]
