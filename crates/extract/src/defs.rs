@@ -185,8 +185,17 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
     }
 
     docs.sort_by_key(|d| d.pattern);
-    for doc in docs {
-        attach_doc(&mut defs, &raws, doc, source);
+    if !docs.is_empty() {
+        // Doc matches can outnumber definitions (one per comment of a run): look targets up
+        // rather than scanning every definition for each.
+        let by_node: HashMap<usize, usize> = raws
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.node.id(), i))
+            .collect();
+        for doc in docs {
+            attach_doc(&mut defs, &by_node, doc, source);
+        }
     }
     defs
 }
@@ -252,16 +261,19 @@ fn collect_doc<'t>(m: &Match<'_, 't>, docs: &mut Vec<DocMatch<'t>>) {
     }
 }
 
-fn attach_doc(defs: &mut Defs, raws: &[Raw], doc: DocMatch, source: &str) {
+fn attach_doc(defs: &mut Defs, by_node: &HashMap<usize, usize>, doc: DocMatch, source: &str) {
     let target = doc.target;
-    let index = raws
-        .iter()
-        .position(|r| r.node.id() == target.id())
-        .or_else(|| {
-            raws.iter().position(|r| {
-                target.start_byte() <= r.node.start_byte() && r.node.end_byte() <= target.end_byte()
-            })
-        });
+    // The definition that is the target, else the first (in start order) inside it: those
+    // start at or after the target, so the search starts there.
+    let (start, end) = (target.start_byte(), target.end_byte());
+    let index = by_node.get(&target.id()).copied().or_else(|| {
+        let from = defs.ranges.partition_point(|(s, _)| *s < start);
+        defs.ranges[from..]
+            .iter()
+            .take_while(|(s, _)| *s <= end)
+            .position(|(_, e)| *e <= end)
+            .map(|i| from + i)
+    });
     let Some(index) = index else { return };
     if defs.facts[index].doc.is_some() {
         return;
