@@ -1,15 +1,14 @@
 //! Names bound to types: the `bindings.scm` query's matches → [`BindingFact`]s. Capture
 //! conventions: `grammars/README.md`.
 
-use std::collections::HashSet;
-
 use crate::defs::{Defs, excerpt};
 use crate::facts::BindingFact;
+use crate::ids::IdSet;
 use crate::matches::Match;
 use crate::text::node_text;
 
 pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<BindingFact> {
-    let mut seen = HashSet::new();
+    let mut seen = IdSet::default();
     let mut out = Vec::new();
     for m in matches {
         let (Some(name), Some(ty)) = (m.get("binding.name"), m.get("binding.type")) else {

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::facts::{DefFact, NodeKind};
+use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
 use crate::text::{first_doc_line, node_text, one_line, signature, utf16_col};
 
@@ -21,7 +22,7 @@ pub struct Defs {
     /// Definitions by qualified name (the first of duplicates).
     pub by_qualified: HashMap<String, usize>,
     /// Node ids of definition names and owner types: never references.
-    pub not_refs: HashSet<usize>,
+    pub not_refs: IdSet,
 }
 
 impl Defs {
@@ -81,10 +82,10 @@ struct DocMatch<'t> {
 }
 
 pub fn extract(matches: &[Match], source: &str) -> Defs {
-    let mut raws: HashMap<usize, Raw> = HashMap::new();
-    let mut exported_nodes = HashSet::new();
+    let mut raws: IdMap<Raw> = IdMap::default();
+    let mut exported_nodes = IdSet::default();
     let mut exported_names = HashSet::new();
-    let mut unexported_nodes = HashSet::new();
+    let mut unexported_nodes = IdSet::default();
     let mut docs = Vec::new();
     // `@owner` + `@owner.body` matches: (body node, owner name node).
     let mut owner_bodies: Vec<(Node, Node)> = Vec::new();
@@ -106,7 +107,7 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
     // body ends (a quarter of all query time on Rust code).
     if !owner_bodies.is_empty() {
         // Walking the bodies' children is cheaper than asking each definition its parent.
-        let mut owned: HashMap<usize, Node> = HashMap::new();
+        let mut owned: IdMap<Node> = IdMap::default();
         for (body, owner) in owner_bodies {
             let mut cursor = body.walk();
             owned.extend(body.children(&mut cursor).map(|child| (child.id(), owner)));
@@ -188,7 +189,7 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
     if !docs.is_empty() {
         // Doc matches can outnumber definitions (one per comment of a run): look targets up
         // rather than scanning every definition for each.
-        let by_node: HashMap<usize, usize> = raws
+        let by_node: IdMap<usize> = raws
             .iter()
             .enumerate()
             .map(|(i, r)| (r.node.id(), i))
@@ -207,7 +208,7 @@ fn is_type(kind: NodeKind) -> bool {
     )
 }
 
-fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut HashMap<usize, Raw<'t>>) {
+fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
     let Some((kind, node)) = m.with_prefix("definition.") else {
         return;
     };
@@ -261,7 +262,7 @@ fn collect_doc<'t>(m: &Match<'_, 't>, docs: &mut Vec<DocMatch<'t>>) {
     }
 }
 
-fn attach_doc(defs: &mut Defs, by_node: &HashMap<usize, usize>, doc: DocMatch, source: &str) {
+fn attach_doc(defs: &mut Defs, by_node: &IdMap<usize>, doc: DocMatch, source: &str) {
     let target = doc.target;
     // The definition that is the target, else the first (in start order) inside it: those
     // start at or after the target, so the search starts there.

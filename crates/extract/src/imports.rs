@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Query};
 
 use crate::facts::{ImportFact, ImportedName};
+use crate::ids::IdSet;
 use crate::matches::{Match, property};
 use crate::text::{node_text, unquote};
 
@@ -26,7 +27,7 @@ struct Entry<'t> {
 
 pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) -> Vec<ImportFact> {
     let mut statements: Vec<Node> = Vec::new();
-    let mut reexports: HashSet<usize> = HashSet::new();
+    let mut reexports: IdSet = IdSet::default();
     let mut prefixes: Vec<Node> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
     for m in matches {

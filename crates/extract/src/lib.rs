@@ -29,6 +29,7 @@ pub mod facts;
 mod bindings;
 mod compiled;
 mod defs;
+mod ids;
 mod imports;
 mod matches;
 mod refs;

@@ -1,10 +1,9 @@
 //! Uses of names: the `refs.scm` query's matches → [`RefFact`]s. Capture conventions:
 //! `grammars/README.md`.
 
-use std::collections::HashMap;
-
 use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
+use crate::ids::IdMap;
 use crate::matches::Match;
 use crate::text::node_text;
 
@@ -41,7 +40,7 @@ fn rank(raw: &Raw) -> (u8, bool, usize) {
 }
 
 pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
-    let mut by_name: HashMap<usize, Raw> = HashMap::new();
+    let mut by_name: IdMap<Raw> = IdMap::default();
     for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
             continue;
