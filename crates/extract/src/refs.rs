@@ -74,7 +74,8 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
         }
     }
     let mut raws: Vec<Raw> = by_name.into_values().collect();
-    raws.sort_by_key(|r| (r.line, r.start, r.pattern));
+    // Cached: sorts (key, index) pairs, then moves each (large) use once.
+    raws.sort_by_cached_key(|r| (r.line, r.start, r.pattern));
     raws.into_iter()
         .map(|raw| {
             let enclosing = defs.innermost(raw.start, raw.end);
