@@ -60,6 +60,11 @@ pub struct Health {
     pub last_activity: Instant,
     /// Bumped whenever work begins; an answer given across a bump is suspect.
     pub busy_epoch: u64,
+    /// Evidence that the server has analysed its project at least once: diagnostics
+    /// published, a progress ended, `quiescent: true`, or a non-empty answer. Until then
+    /// an empty answer may only mean "not loaded yet" (pyright answers `workspace/symbol`
+    /// with `[]` before its program is populated, reporting no progress).
+    pub analysed: bool,
 }
 
 /// Readiness at one instant.
@@ -177,6 +182,7 @@ impl Client {
             status_message: None,
             last_activity: Instant::now(),
             busy_epoch: 0,
+            analysed: false,
         });
         let shared = Arc::new(Shared {
             pending: Mutex::new(HashMap::new()),
@@ -223,6 +229,13 @@ impl Client {
         self.shared
             .health
             .send_modify(|h| h.last_activity = Instant::now());
+    }
+
+    /// Records evidence of analysis (a non-empty answer): see [`Health::analysed`].
+    pub fn mark_analysed(&self) {
+        self.shared
+            .health
+            .send_if_modified(|h| !std::mem::replace(&mut h.analysed, true));
     }
 
     pub fn alive(&self) -> bool {
@@ -507,6 +520,10 @@ fn dispatch(shared: &Shared, msg: Value) {
 fn answer_request(shared: &Shared, method: &str, params: &Value) -> Result<Value, (i64, String)> {
     match method {
         "workspace/configuration" => {
+            // A server asks for its settings as it sets a project up: a sign of work.
+            shared
+                .health
+                .send_modify(|h| h.last_activity = Instant::now());
             let items = params.get("items").and_then(Value::as_array);
             let answers: Vec<Value> = items
                 .map(|items| {
@@ -589,6 +606,7 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
                     }
                     "end" => {
                         h.progress.remove(&token);
+                        h.analysed = true;
                     }
                     _ => {}
                 }
@@ -605,7 +623,16 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
                     h.busy_epoch += 1;
                 }
                 h.quiescent = quiescent.or(h.quiescent);
+                h.analysed |= quiescent == Some(true);
                 h.status_message = message;
+                h.last_activity = Instant::now();
+            });
+        }
+        "textDocument/publishDiagnostics" => {
+            // Diagnostics mean the server analysed a document, so its project is loaded;
+            // more may follow, so it is also a sign of work.
+            shared.health.send_modify(|h| {
+                h.analysed = true;
                 h.last_activity = Instant::now();
             });
         }
@@ -657,6 +684,7 @@ mod tests {
             status_message: None,
             last_activity: t0,
             busy_epoch: 0,
+            analysed: false,
         };
         let settle = Duration::from_millis(300);
         assert!(matches!(h.readiness(t0, settle), Readiness::Settling(_)));

@@ -18,6 +18,11 @@ pub struct LspConfig {
     /// sometimes (pyright, typescript-language-server) and the gap between `initialized`
     /// and a server's first `$/progress`.
     pub settle: Duration,
+    /// How long after its start a server that has shown no sign of having analysed its
+    /// project (no diagnostics, no progress, no non-empty answer) is waited for when it
+    /// answers empty (20 s, within the request's deadline). Past it, an empty answer is
+    /// returned flagged incomplete.
+    pub cold_wait: Duration,
     /// Open documents kept per server; the least recently used is closed beyond it.
     pub max_open_documents: usize,
     /// `max_crashes` crashes within `crash_window` mark a server failed for the session.
@@ -44,6 +49,7 @@ impl Default for LspConfig {
             long_deadline: Duration::from_secs(30),
             idle_timeout: Some(Duration::from_secs(600)),
             settle: Duration::from_millis(400),
+            cold_wait: Duration::from_secs(20),
             max_open_documents: 50,
             max_crashes: 5,
             crash_window: Duration::from_secs(120),
@@ -63,7 +69,8 @@ impl LspConfig {
     /// - `NAVMAP_LSP_<ID>` (`NAVMAP_LSP_PY="pyright-langserver --stdio"`): the command line
     ///   of language `<id>`'s server, split like a shell would (quotes, backslashes);
     /// - `NAVMAP_LSP_TIMEOUT_MS`, `NAVMAP_LSP_LONG_TIMEOUT_MS`, `NAVMAP_LSP_IDLE_SECS`
-    ///   (0 = never), `NAVMAP_LSP_SETTLE_MS`, `NAVMAP_LSP_MAX_OPEN_DOCS`.
+    ///   (0 = never), `NAVMAP_LSP_SETTLE_MS`, `NAVMAP_LSP_COLD_MS`,
+    ///   `NAVMAP_LSP_MAX_OPEN_DOCS`.
     ///
     /// Malformed values are ignored with a warning.
     pub fn from_env() -> Self {
@@ -82,6 +89,7 @@ impl LspConfig {
                 "TIMEOUT_MS" => millis().map(|d| config.deadline = d).is_some(),
                 "LONG_TIMEOUT_MS" => millis().map(|d| config.long_deadline = d).is_some(),
                 "SETTLE_MS" => millis().map(|d| config.settle = d).is_some(),
+                "COLD_MS" => millis().map(|d| config.cold_wait = d).is_some(),
                 "IDLE_SECS" => value
                     .trim()
                     .parse::<u64>()

@@ -345,9 +345,10 @@ impl LspPool {
 
     /// Some servers (typescript-language-server) answer workspace queries only once a
     /// project is loaded, i.e. once a document is open: open one of the slot's files.
-    pub(crate) fn open_any_document(&self, slot: &Slot, client: &Client) {
+    /// Returns whether it opened one (the server may now be loading a project).
+    pub(crate) fn open_any_document(&self, slot: &Slot, client: &Client) -> bool {
         if !lock(&slot.docs).is_empty() {
-            return;
+            return false;
         }
         let exts: Vec<String> = self
             .inner
@@ -357,9 +358,8 @@ impl LspPool {
             .filter(|l| self.command_for(l).as_ref() == Some(&slot.command))
             .flat_map(|l| l.manifest.extensions.clone())
             .collect();
-        if let Some(path) = find_file(&self.inner.root, &exts) {
-            let _ = self.sync_document(slot, client, &path);
-        }
+        find_file(&self.inner.root, &exts)
+            .is_some_and(|path| self.sync_document(slot, client, &path).is_ok())
     }
 
     /// Tells running servers that files changed on disk (the watcher calls this), so

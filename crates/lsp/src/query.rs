@@ -5,8 +5,18 @@
 //! not non-quiescent, quiet for the settle time) for up to two thirds of its deadline,
 //! then asks anyway. An answer counts as complete only when the server was ready before
 //! and after, with no work begun in between (`busy_epoch`). A non-empty answer otherwise is
-//! returned flagged incomplete; an empty one is never "no results": the query waits for
-//! readiness and asks again, and at the deadline fails with `NotReady`.
+//! asked for once more when the server becomes ready within two thirds of the deadline
+//! (typescript-language-server holds a query while its project loads, then answers from
+//! part of it), else returned flagged incomplete; an empty one is never "no results":
+//! - from a busy server, the query waits for readiness and asks again, and at the deadline
+//!   fails with `NotReady`;
+//! - from an idle server that has shown no evidence of having analysed its project
+//!   ([`Health::analysed`](crate::client::Health::analysed): diagnostics, a progress end,
+//!   `quiescent`, a non-empty answer), the query asks again with backoff (at once when
+//!   evidence arrives) while the server is younger than `cold_wait`, within two thirds of
+//!   the deadline; still empty after that, the answer is returned flagged incomplete with
+//!   a warning. Some servers (pyright) answer `[]` before their program is loaded and
+//!   report no progress while loading it.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -19,6 +29,13 @@ use crate::client::{
 };
 use crate::error::{LspError, Result};
 use crate::pool::{LspPool, STDERR_TAIL, Slot};
+
+/// Retries of an empty answer from a cold server: the first pause, and the longest.
+const COLD_BACKOFF_START: Duration = Duration::from_millis(200);
+const COLD_BACKOFF_MAX: Duration = Duration::from_secs(2);
+
+const COLD_WARNING: &str = "the language server has shown no sign yet of having analysed the project \
+(no diagnostics, no progress, no non-empty answer): this empty answer may only mean it is still loading";
 
 /// Which deadline applies.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +104,23 @@ async fn wait_ready(client: &Client, until: tokio::time::Instant, settle: Durati
     }
 }
 
+/// Waits until the client shows evidence of analysis (or dies), or `until`.
+async fn wait_analysed(client: &Client, until: tokio::time::Instant) {
+    let mut rx = client.subscribe();
+    loop {
+        {
+            let h = rx.borrow_and_update();
+            if h.analysed || !h.alive {
+                return;
+            }
+        }
+        tokio::select! {
+            changed = rx.changed() => if changed.is_err() { return },
+            _ = tokio::time::sleep_until(until) => return,
+        }
+    }
+}
+
 fn detail(client: &Client, settle: Duration) -> String {
     match client.health().readiness(Instant::now(), settle) {
         Readiness::Indexing(what) => format!("indexing ({what})"),
@@ -110,21 +144,30 @@ impl LspPool {
         let ready_by = tokio::time::Instant::now() + total * 2 / 3;
         let settle = config.settle;
         let mut crash_retried = false;
+        let mut cold_backoff = COLD_BACKOFF_START;
+        // A non-empty answer given while the server was busy, kept while asking again.
+        let mut held: Option<Raw> = None;
         slot.touch();
-        let result = loop {
-            let client = self.ensure(slot, deadline, started).await?;
+        let result: Result<Raw> = loop {
+            let client = match self.ensure(slot, deadline, started).await {
+                Ok(c) => c,
+                Err(e) => break Err(e),
+            };
             if let Some((name, has)) = req.capability {
                 let caps = client.capabilities().unwrap_or_default();
                 if !has(&caps) {
                     return Err(LspError::NoCapability { capability: name });
                 }
             }
-            if let Some(file) = req.file {
-                self.sync_document(slot, &client, file)?;
+            if let Some(file) = req.file
+                && let Err(e) = self.sync_document(slot, &client, file)
+            {
+                break Err(e);
             }
             self.sync_open_documents(slot, &client, req.file);
-            if req.file.is_none() && req.needs_project {
-                self.open_any_document(slot, &client);
+            if req.file.is_none() && req.needs_project && self.open_any_document(slot, &client) {
+                // The server loads a project on its first document: let it start.
+                client.mark_activity();
             }
             // Settling (no work reported, but recently active) is good enough to trust a
             // non-empty answer; an empty one is held to `Ready` below.
@@ -142,27 +185,25 @@ impl LspPool {
             match reply {
                 Ok(value) => {
                     let empty = is_empty(&value);
-                    let now = client.health().readiness(Instant::now(), settle);
-                    // A non-empty answer is trusted unless work is under way; an empty one
-                    // only from a server that is fully ready (not even settling after a
-                    // `workDoneProgress/create` whose `begin` may still be in flight).
-                    let clean = ready_before
-                        && client.health().busy_epoch == epoch
-                        && if empty {
-                            now == Readiness::Ready
-                        } else {
-                            !matches!(now, Readiness::Indexing(_) | Readiness::Starting)
-                        };
-                    if clean {
-                        break Raw {
-                            value,
-                            complete: true,
-                            warnings: Vec::new(),
-                            server_time,
-                        };
-                    }
                     if !empty {
-                        break Raw {
+                        client.mark_analysed();
+                    }
+                    let health = client.health();
+                    let now = health.readiness(Instant::now(), settle);
+                    let steady = ready_before && health.busy_epoch == epoch;
+                    if !empty {
+                        // A non-empty answer is trusted unless work is under way.
+                        let clean =
+                            steady && !matches!(now, Readiness::Indexing(_) | Readiness::Starting);
+                        if clean {
+                            break Ok(Raw {
+                                value,
+                                complete: true,
+                                warnings: Vec::new(),
+                                server_time,
+                            });
+                        }
+                        let raw = Raw {
                             value,
                             complete: false,
                             server_time,
@@ -171,10 +212,53 @@ impl LspPool {
                                 detail(&client, settle)
                             )],
                         };
+                        // Work began while it answered (typescript-language-server holds
+                        // a query while its project loads, then answers from part of
+                        // it): once, if time allows, wait until it is done and ask again.
+                        if held.is_none() && wait_ready(&client, ready_by, settle).await {
+                            held = Some(raw);
+                            continue;
+                        }
+                        break Ok(raw);
+                    }
+                    // An empty one only from a server that is fully ready (not even
+                    // settling after a `workDoneProgress/create` whose `begin` may still
+                    // be in flight) and has shown it analysed its project.
+                    if steady && now == Readiness::Ready {
+                        if health.analysed {
+                            break Ok(Raw {
+                                value,
+                                complete: true,
+                                warnings: Vec::new(),
+                                server_time,
+                            });
+                        }
+                        // Idle, yet no sign of analysis: a cold server answering before
+                        // its project is loaded, silently. Ask again with backoff, sooner
+                        // if evidence arrives, while the server is young.
+                        let limit = (tokio::time::Instant::from_std(client.started)
+                            + config.cold_wait)
+                            .min(ready_by);
+                        if tokio::time::Instant::now() < limit {
+                            let until = (tokio::time::Instant::now() + cold_backoff).min(limit);
+                            cold_backoff = (cold_backoff * 2).min(COLD_BACKOFF_MAX);
+                            wait_analysed(&client, until).await;
+                            continue;
+                        }
+                        break Ok(Raw {
+                            value,
+                            complete: false,
+                            server_time,
+                            warnings: vec![COLD_WARNING.to_string()],
+                        });
+                    }
+                    // Asked again after a busy answer, and busy again: keep the first.
+                    if let Some(raw) = held.take() {
+                        break Ok(raw);
                     }
                     // Empty from a busy server: not an answer. Wait and ask again.
                     if !wait_ready(&client, deadline, settle).await {
-                        return Err(LspError::NotReady {
+                        break Err(LspError::NotReady {
                             detail: detail(&client, settle),
                             waited: started.elapsed(),
                         });
@@ -191,10 +275,10 @@ impl LspPool {
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
                     }
-                    return Err(LspError::Server { code, message });
+                    break Err(LspError::Server { code, message });
                 }
                 Err(RequestError::Timeout) => {
-                    return Err(LspError::Timeout {
+                    break Err(LspError::Timeout {
                         method: req.method.to_string(),
                         after: total,
                     });
@@ -205,7 +289,7 @@ impl LspPool {
                         crash_retried = true;
                         continue;
                     }
-                    return Err(LspError::Failed {
+                    break Err(LspError::Failed {
                         reason: format!(
                             "the server died during {} ({})",
                             req.method,
@@ -217,7 +301,12 @@ impl LspPool {
             }
         };
         slot.touch();
-        Ok(result)
+        match (result, held) {
+            (Ok(raw), _) => Ok(raw),
+            // The first, busy answer beats an error met while hoping for a better one.
+            (Err(_), Some(raw)) => Ok(raw),
+            (Err(e), None) => Err(e),
+        }
     }
 }
 

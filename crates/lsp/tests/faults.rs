@@ -271,6 +271,67 @@ async fn a_server_still_indexing_at_the_deadline_is_not_ready() {
     pool.shutdown_all().await;
 }
 
+/// A cold server answers `[]` for a while after `initialized` and reports no progress
+/// (pyright before its program is loaded): the first answers are not "no results".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cold_server_answering_empty_silently_is_asked_again() {
+    let s = Setup::new();
+    let cold = [("FAKE_LSP_COLD_MS", "1500")];
+
+    let pool = s.pool(&cold);
+    let syms = pool.workspace_symbols("py", "alpha").await.unwrap();
+    assert!(syms.complete, "{:?}", syms.warnings);
+    assert_eq!(syms.value.len(), 1, "{:?}", syms.value);
+    assert_eq!(syms.value[0].name, "alpha");
+    pool.shutdown_all().await;
+    assert!(s.count("log", "workspace/symbol") > 1, "{:?}", s.log("log"));
+
+    let pool = s.pool(&cold);
+    assert_correct_definition(&pool).await;
+    pool.shutdown_all().await;
+
+    let pool = s.pool(&cold);
+    let refs = pool
+        .references(a(), Position::new(0, 3), true)
+        .await
+        .unwrap();
+    assert!(refs.complete, "{:?}", refs.warnings);
+    assert_eq!(refs.value.len(), 3, "{:?}", refs.value);
+    pool.shutdown_all().await;
+}
+
+/// Diagnostics show the project was analysed: after them an empty answer is complete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_vouch_for_an_empty_answer_of_a_cold_server() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_COLD_MS", "800"), ("FAKE_LSP_DIAGNOSTICS", "1")]);
+    let none = pool.workspace_symbols("py", "zeta").await.unwrap();
+    assert!(none.value.is_empty(), "{:?}", none.value);
+    assert!(none.complete, "{:?}", none.warnings);
+    let some = pool.workspace_symbols("py", "beta").await.unwrap();
+    assert_eq!(some.value.len(), 1, "{:?}", some.value);
+    pool.shutdown_all().await;
+}
+
+/// A server that never shows it analysed anything and keeps answering `[]`: past the
+/// cold wait the empty answer comes back flagged incomplete, never as "no results".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_evidence_of_analysis_gets_an_incomplete_empty_answer() {
+    let s = Setup::new();
+    let mut config = s.config(&[("FAKE_LSP_COLD_MS", "60000")]);
+    config.cold_wait = Duration::from_millis(1200);
+    let pool = common::pool(&s.root(), config);
+    let syms = pool.workspace_symbols("py", "alpha").await.unwrap();
+    assert!(syms.value.is_empty(), "{:?}", syms.value);
+    assert!(!syms.complete);
+    assert!(
+        syms.warnings.iter().any(|w| w.contains("analysed")),
+        "{:?}",
+        syms.warnings
+    );
+    pool.shutdown_all().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_binary_is_unavailable_with_the_install_hint_and_reprobed_later() {
     let s = Setup::new();

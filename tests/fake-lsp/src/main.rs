@@ -3,7 +3,9 @@
 //! It is a real LSP server (tower-lsp) with a toy notion of code: the *definition* of the
 //! word under the cursor is its first whole-word occurrence in the document, its
 //! *references* are all occurrences in the open documents, the *outline* lists lines of
-//! the form `fn NAME` as flat `SymbolInformation`. Behaviour is chosen by environment:
+//! the form `fn NAME` as flat `SymbolInformation`, and *workspace symbols* are the `fn`
+//! lines of the open documents whose name contains the query. Behaviour is chosen by
+//! environment:
 //!
 //! | variable | effect |
 //! |---|---|
@@ -13,6 +15,8 @@
 //! | `FAKE_LSP_NO_CALL_HIERARCHY=1` | no `callHierarchyProvider` |
 //! | `FAKE_LSP_STDERR_BYTES=N` | write N bytes of log lines to stderr at startup |
 //! | `FAKE_LSP_PROGRESS_MS=N` | report `$/progress` for N ms after `initialized`; answer `[]` meanwhile |
+//! | `FAKE_LSP_COLD_MS=N` | for N ms after `initialized`, answer `[]` to definition, references and workspace symbols, reporting no progress (like pyright before its program is loaded) |
+//! | `FAKE_LSP_DIAGNOSTICS=1` | publish (empty) diagnostics for each opened or changed document, once no longer cold |
 //! | `FAKE_LSP_GARBAGE=1` | print non-protocol lines to stdout before serving and while initializing |
 
 use std::collections::HashMap;
@@ -20,7 +24,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::RwLock;
 use tower_lsp::jsonrpc::Result;
@@ -79,6 +83,8 @@ struct Backend {
     client: Client,
     docs: RwLock<HashMap<Url, String>>,
     busy: Arc<AtomicBool>,
+    /// Until when the server answers empty without saying why (`FAKE_LSP_COLD_MS`).
+    cold_until: std::sync::Mutex<Option<Instant>>,
 }
 
 fn word_at(text: &str, pos: Position) -> Option<String> {
@@ -124,6 +130,29 @@ fn occurrences(text: &str, word: &str) -> Vec<Range> {
 }
 
 impl Backend {
+    fn cold_left(&self) -> Option<Duration> {
+        let until = (*self.cold_until.lock().unwrap_or_else(|e| e.into_inner()))?;
+        let left = until.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(left)
+    }
+
+    fn cold(&self) -> bool {
+        self.cold_left().is_some()
+    }
+
+    /// Empty diagnostics for `uri`, once the server is no longer cold.
+    fn diagnose(&self, uri: Url) {
+        if !env_flag("FAKE_LSP_DIAGNOSTICS") {
+            return;
+        }
+        let client = self.client.clone();
+        let wait = self.cold_left().unwrap_or_default();
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            client.publish_diagnostics(uri, Vec::new(), None).await;
+        });
+    }
+
     async fn word(&self, doc: &TextDocumentPositionParams) -> Option<(String, String)> {
         let docs = self.docs.read().await;
         let text = docs.get(&doc.text_document.uri)?;
@@ -153,6 +182,7 @@ impl LanguageServer for Backend {
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 call_hierarchy_provider: call_hierarchy,
+                workspace_symbol_provider: Some(OneOf::Left(true)),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -164,6 +194,11 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         append("log", "initialized");
+        let cold = env_num("FAKE_LSP_COLD_MS");
+        if cold > 0 {
+            *self.cold_until.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(Instant::now() + Duration::from_millis(cold));
+        }
         let ms = env_num("FAKE_LSP_PROGRESS_MS");
         if ms > 0 {
             self.busy.store(true, Ordering::SeqCst);
@@ -208,6 +243,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         append("log", &format!("didOpen {}", params.text_document.uri));
+        self.diagnose(params.text_document.uri.clone());
         self.docs
             .write()
             .await
@@ -216,6 +252,7 @@ impl LanguageServer for Backend {
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         append("log", &format!("didChange {}", params.text_document.uri));
+        self.diagnose(params.text_document.uri.clone());
         if let Some(change) = params.content_changes.into_iter().last() {
             self.docs
                 .write()
@@ -247,7 +284,7 @@ impl LanguageServer for Backend {
         if env_flag("FAKE_LSP_HANG") {
             std::future::pending::<()>().await;
         }
-        if self.busy.load(Ordering::SeqCst) {
+        if self.busy.load(Ordering::SeqCst) || self.cold() {
             // Like rust-analyzer before its workspace is loaded.
             guard.done = true;
             return Ok(Some(GotoDefinitionResponse::Array(Vec::new())));
@@ -265,6 +302,9 @@ impl LanguageServer for Backend {
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        if self.cold() {
+            return Ok(Some(Vec::new()));
+        }
         let Some((word, _)) = self.word(&params.text_document_position).await else {
             return Ok(None);
         };
@@ -273,6 +313,49 @@ impl LanguageServer for Backend {
         for (uri, text) in docs.iter() {
             for r in occurrences(text, &word) {
                 out.push(Location::new(uri.clone(), r));
+            }
+        }
+        Ok(Some(out))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<Vec<SymbolInformation>>> {
+        append("log", "workspace/symbol");
+        if self.cold() {
+            return Ok(Some(Vec::new()));
+        }
+        let docs = self.docs.read().await;
+        let mut out = Vec::new();
+        for (uri, text) in docs.iter() {
+            for (n, line) in text.lines().enumerate() {
+                let Some(rest) = line.trim_start().strip_prefix("fn ") else {
+                    continue;
+                };
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.contains(&params.query) {
+                    continue;
+                }
+                let col = (line.len() - line.trim_start().len() + 3) as u32;
+                #[allow(deprecated)]
+                out.push(SymbolInformation {
+                    name: name.clone(),
+                    kind: SymbolKind::FUNCTION,
+                    tags: None,
+                    deprecated: None,
+                    location: Location::new(
+                        uri.clone(),
+                        Range::new(
+                            Position::new(n as u32, col),
+                            Position::new(n as u32, col + name.encode_utf16().count() as u32),
+                        ),
+                    ),
+                    container_name: None,
+                });
             }
         }
         Ok(Some(out))
@@ -395,6 +478,7 @@ async fn main() {
         client,
         docs: RwLock::new(HashMap::new()),
         busy: Arc::new(AtomicBool::new(false)),
+        cold_until: std::sync::Mutex::new(None),
     });
     Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
         .serve(service)
