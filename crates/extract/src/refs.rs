@@ -16,6 +16,7 @@ struct Raw {
     start: usize,
     end: usize,
     line: u32,
+    name_start: usize,
 }
 
 /// `call` → calls, `extends`, `implements`; anything else (`type`, `decorator`, …) → references.
@@ -65,6 +66,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
             start: node.start_byte(),
             end: node.end_byte(),
             line: name.start_position().row as u32,
+            name_start: name.start_byte(),
         };
         match by_name.get(&name.id()) {
             Some(old) if rank(old) <= rank(&raw) => {}
@@ -74,8 +76,10 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
         }
     }
     let mut raws: Vec<Raw> = by_name.into_values().collect();
-    // Cached: sorts (key, index) pairs, then moves each (large) use once.
-    raws.sort_by_cached_key(|r| (r.line, r.start, r.pattern));
+    // Cached: sorts (key, index) pairs, then moves each (large) use once. The name's
+    // start settles ties (`a.b().c()`: two calls start together), which the map's hash
+    // order used to settle differently from run to run.
+    raws.sort_by_cached_key(|r| (r.line, r.start, r.pattern, r.name_start));
     raws.into_iter()
         .map(|raw| {
             let enclosing = defs.innermost(raw.start, raw.end);
