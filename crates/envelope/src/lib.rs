@@ -9,7 +9,10 @@
 //!
 //! A tool answers with a [`Payload`]: its `data`, the lists in it that may be cut (a JSON
 //! pointer, the kind of item, a ranker and a narrowing sentence), warnings, and the
-//! generation cursors are bound to.
+//! generation cursors are bound to. Nested lists are declared with `*` (`/clusters/*/hubs`)
+//! and are trimmed evenly before the lists holding them. Only prose is ever shortened
+//! (strings under [`SHORTENABLE_KEYS`] or keys the payload adds with
+//! [`Payload::shortenable`]); identifiers come back whole or their item is dropped.
 //!
 //! ```
 //! use navmap_envelope::{Budget, ListSpec, Payload, Request, render};
@@ -50,5 +53,5 @@ pub use budget::{
 };
 pub use cursor::{Cursor, RESERVED_ARGS, args_hash};
 pub use error::{ErrorCode, ToolError};
-pub use payload::{Comparator, ListSpec, Payload, Ranker};
+pub use payload::{Comparator, ListSpec, Payload, Ranker, SHORTENABLE_KEYS};
 pub use render::{Rendered, Request, render, render_error};

@@ -28,11 +28,38 @@ impl fmt::Debug for Ranker {
     }
 }
 
+/// String fields shortened (with a visible `…`) when an answer does not fit: prose, never
+/// identifiers. A string is shortenable when it sits anywhere under one of these keys (or a
+/// key the payload adds with [`Payload::shortenable`]); everything else (`id`, `nodeId`,
+/// `file`, `name`, `kind`, `qualifiedName`, `builtAt`, URIs, enum values, …) is passed back
+/// by agents and is never shortened: its list item is dropped instead.
+pub const SHORTENABLE_KEYS: &[&str] = &[
+    "doc",
+    "signature",
+    "snippet",
+    "contents",
+    "hover",
+    "detail",
+    "documentation",
+    "stderr",
+    "stderrTail",
+    "message",
+    "hint",
+    "note",
+    "text",
+    "label",
+    "description",
+    "summary",
+];
+
 /// A list inside `data` that may be cut to fit the budget.
 #[derive(Debug, Clone)]
 pub struct ListSpec {
-    /// A JSON pointer into `data` (`/results`, `/neighbors`). Lists must not nest inside
-    /// one another.
+    /// A JSON pointer into `data` (`/results`, `/neighbors`). A `*` segment matches every
+    /// item of an array, declaring a nested list (`/clusters/*/hubs`): each instance is
+    /// ranked and cut to the same length ("evenly"), and nested lists are cut before the
+    /// lists that hold them. Cursors page top-level lists only. Top-level lists must not
+    /// nest inside one another (declare the inner one with `*`).
     pub path: String,
     /// What the items are, for `dropped.kind` and the note (`references`).
     pub kind: String,
@@ -79,6 +106,8 @@ pub struct Payload {
     pub generation: u64,
     /// Narrowing sentence for cuts outside any list (snippets, long strings).
     pub narrowing: String,
+    /// Keys whose strings may be shortened besides [`SHORTENABLE_KEYS`].
+    pub shortenable: Vec<String>,
 }
 
 impl Payload {
@@ -89,7 +118,20 @@ impl Payload {
             warnings: Vec::new(),
             generation: 0,
             narrowing: String::new(),
+            shortenable: Vec::new(),
         }
+    }
+
+    /// Lets strings under `key` be shortened too (prose fields of this tool that are not in
+    /// [`SHORTENABLE_KEYS`]). Never declare an identifier here.
+    pub fn shortenable(mut self, key: impl Into<String>) -> Self {
+        self.shortenable.push(key.into());
+        self
+    }
+
+    /// Whether strings under `key` may be shortened.
+    pub fn may_shorten(&self, key: &str) -> bool {
+        SHORTENABLE_KEYS.contains(&key) || self.shortenable.iter().any(|k| k == key)
     }
 
     pub fn list(mut self, spec: ListSpec) -> Self {

@@ -1,20 +1,23 @@
 //! Fitting an answer into its budget and writing the envelope text.
 //!
-//! The order of cuts is contract §2's: rank and cut the declared lists (largest prefix that
-//! fits, by binary search), then remove `snippet` fields, then shorten long strings with a
-//! visible `…`, and as a last resort answer with a minimal envelope that says it was cut.
+//! The order of cuts is contract §2's: rank and cut the declared lists (nested lists first,
+//! evenly, then their holders; largest prefix that fits, by binary search; one item kept),
+//! then remove `snippet` fields, then shorten prose strings (only those under
+//! [`SHORTENABLE_KEYS`] or keys the payload declares) with a visible `…`, then cut lists
+//! down to zero items; identifiers are never shortened. As a last resort the answer is a
+//! minimal envelope that says it was cut.
 //! Every candidate is measured exactly as it will be written, so `used ≤ effective` holds
 //! by construction rather than by estimate.
 
 use std::io;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::budget::{Budget, MAX_TOKEN_BUDGET, MIN_TOKEN_BUDGET, estimate_tokens};
 use crate::cursor::Cursor;
 use crate::error::ToolError;
-use crate::payload::{Payload, Ranker};
+use crate::payload::{Payload, Ranker, SHORTENABLE_KEYS};
 
 /// The per-call facts the envelope needs besides the tool's answer.
 #[derive(Debug, Clone, Copy)]
@@ -76,23 +79,36 @@ pub fn render_error(err: &ToolError, budget: Budget) -> Rendered {
     if fits(&full) {
         return finish_error(&full);
     }
-    // Everything but the code (what agents match on) may be shortened.
-    let shortened = |cap: usize| {
+    // The code (what agents match on) and identifier extras (`field`, node IDs) stay; the
+    // message, hint and prose extras shorten; then the extras go as a whole.
+    let may = |k: &str| SHORTENABLE_KEYS.contains(&k);
+    let shortened = |cap: usize, keep_extras: bool| {
         let mut e = full.clone();
         shorten_one(&mut e.message, cap);
         shorten_one(&mut e.hint, cap);
-        for v in e.extras.values_mut() {
-            shorten_strings(v, cap);
+        if keep_extras {
+            for (k, v) in e.extras.iter_mut() {
+                shorten_strings(v, cap, &may, may(k));
+            }
+        } else {
+            e.extras.clear();
         }
         e
     };
     let longest = [full.message.chars().count(), full.hint.chars().count()]
         .into_iter()
-        .chain(full.extras.values().map(longest_string))
+        .chain(
+            full.extras
+                .iter()
+                .map(|(k, v)| longest_string(v, &may, may(k))),
+        )
         .max()
-        .unwrap_or(0);
-    if let Some(cap) = largest(1, longest.saturating_sub(1), |cap| fits(&shortened(cap))) {
-        return finish_error(&shortened(cap));
+        .unwrap_or(0)
+        .max(1);
+    for keep_extras in [true, false] {
+        if let Some(cap) = largest(1, longest, |cap| fits(&shortened(cap, keep_extras))) {
+            return finish_error(&shortened(cap, keep_extras));
+        }
     }
     finish_error(&ErrorOut {
         code: err.code.as_str(),
@@ -143,7 +159,7 @@ struct OkEnvelope<'a> {
 
 #[derive(Serialize)]
 struct TokenBudgetOut {
-    requested: i64,
+    requested: Number,
     used: usize,
     max: i64,
 }
@@ -157,7 +173,12 @@ struct Dropped {
     note: String,
 }
 
-/// A declared list, taken out of `data`, ranked and advanced past the cursor.
+/// Below this effective budget notes take their short form: the fixed overhead of a long
+/// note (~140 chars, 35 tokens) would otherwise eat a third of a 100-token answer. Both
+/// forms are stable strings naming the narrowing parameter and "raise tokenBudget".
+pub(crate) const SHORT_NOTES_BELOW: usize = 250;
+
+/// A declared top-level list, taken out of `data`, ranked and advanced past the cursor.
 struct List {
     path: String,
     kind: String,
@@ -169,14 +190,26 @@ struct List {
     total: usize,
 }
 
-/// One way of cutting: keep at most `keep` items per list, maybe strip snippets, maybe
-/// cap every string at `cap` characters.
-#[derive(Clone, Copy)]
-struct Cut {
-    keep: usize,
-    strip: bool,
-    cap: Option<usize>,
+/// A declared nested list (`/clusters/*/hubs`): every instance is ranked in place in the
+/// data and cut to the same length.
+struct Nested {
+    segments: Vec<String>,
+    /// How many `*` the path has: the stage it is cut in (deepest first).
+    depth: usize,
+    kind: String,
+    narrowing: String,
 }
+
+/// One way of cutting: keep at most `keeps[d]` items in each list of nesting depth `d`,
+/// maybe strip snippets, cap every shortenable string at `cap` characters.
+#[derive(Clone)]
+struct Cut {
+    keeps: Vec<usize>,
+    strip: bool,
+    cap: usize,
+}
+
+const NO_CAP: usize = usize::MAX;
 
 struct Candidate {
     data: Value,
@@ -189,10 +222,15 @@ struct Candidate {
 struct Fitter {
     skeleton: Value,
     lists: Vec<List>,
+    /// By depth, shallow first (so inner instances are counted only in kept outer items).
+    nested: Vec<Nested>,
+    /// The longest list at each depth: the keep that cuts nothing.
+    maxes: Vec<usize>,
     /// All warnings, the clamp warning (if any) last.
     warnings: Vec<String>,
     clamp_warning: Option<String>,
     narrowing: String,
+    shortenable: Vec<String>,
     generation: u64,
     args_hash: u64,
     budget: Budget,
@@ -208,6 +246,7 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         mut warnings,
         generation,
         narrowing,
+        shortenable,
     } = payload;
     let budget = req.budget;
     let clamp_warning = budget.clamped().then(|| {
@@ -219,8 +258,33 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
     });
     warnings.extend(clamp_warning.clone());
 
+    let (nested_specs, top_specs): (Vec<_>, Vec<_>) = specs
+        .into_iter()
+        .partition(|s| s.path.split('/').any(|seg| seg == "*"));
+
+    // Nested instances are ranked in place before their holders are taken out.
+    let mut nested: Vec<Nested> = Vec::new();
+    for spec in nested_specs {
+        if nested.iter().any(|n| n.segments.join("/") == spec.path) {
+            continue;
+        }
+        let segments = pointer_segments(&spec.path);
+        if let Ranker::By(cmp) = &spec.ranker {
+            for_each_instance(&mut data, &segments, &mut |items| {
+                items.sort_by(|a, b| cmp(a, b))
+            });
+        }
+        nested.push(Nested {
+            depth: segments.iter().filter(|s| *s == "*").count(),
+            segments,
+            kind: spec.kind,
+            narrowing: spec.narrowing,
+        });
+    }
+    nested.sort_by_key(|n| n.depth);
+
     let mut lists: Vec<List> = Vec::new();
-    for spec in specs {
+    for spec in top_specs {
         if lists.iter().any(|l| l.path == spec.path) {
             continue;
         }
@@ -250,82 +314,141 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         });
     }
 
-    let fitter = Fitter {
+    let depth = nested.iter().map(|n| n.depth).max().unwrap_or(0);
+    let mut fitter = Fitter {
         skeleton: data,
         lists,
+        nested,
+        maxes: vec![0; depth + 1],
         warnings,
         clamp_warning,
         narrowing,
+        shortenable,
         generation,
         args_hash: req.args_hash,
         budget,
     };
+    fitter.maxes = fitter.measure_maxes();
     Ok(fitter.fit())
 }
 
 impl Fitter {
     fn fit(&self) -> Rendered {
-        let max_keep = self.lists.iter().map(|l| l.items.len()).max().unwrap_or(0);
-        let fits = |cut: Cut| self.fits(&self.candidate(cut));
-        let plain = |keep| Cut {
-            keep,
-            strip: false,
-            cap: None,
-        };
-        let stripped = |keep| Cut {
-            keep,
-            strip: true,
-            cap: None,
-        };
+        let fits = |cut: &Cut| self.fits(&self.candidate(cut));
+        let cut = |keeps: Vec<usize>, strip: bool, cap: usize| Cut { keeps, strip, cap };
+        let span1 = self.span(1);
 
         // 0. Everything fits: untouched (apart from ranking and the cursor's offset).
-        if fits(plain(max_keep)) {
-            return self.finish(&self.candidate(plain(max_keep)));
+        let full = cut(self.maxes.clone(), false, NO_CAP);
+        if fits(&full) {
+            return self.finish(&self.candidate(&full));
         }
-        // 1. Cut the lists to the largest prefix that fits, keeping at least one item.
-        if max_keep > 1
-            && let Some(keep) = largest(1, max_keep - 1, |k| fits(plain(k)))
+        // 1. Cut the lists (nested ones first, evenly) to the largest prefix that fits,
+        //    keeping at least one item per list.
+        if span1 > 0
+            && let Some(p) = largest(0, span1 - 1, |p| {
+                fits(&cut(self.keeps_at(p, 1), false, NO_CAP))
+            })
         {
-            return self.finish(&self.candidate(plain(keep)));
+            return self.finish(&self.candidate(&cut(self.keeps_at(p, 1), false, NO_CAP)));
         }
         // 2. Without snippets, again the largest prefix.
         if self.has_snippets()
-            && let Some(keep) = largest(max_keep.min(1), max_keep, |k| fits(stripped(k)))
+            && let Some(p) = largest(0, span1, |p| fits(&cut(self.keeps_at(p, 1), true, NO_CAP)))
         {
-            return self.finish(&self.candidate(stripped(keep)));
+            return self.finish(&self.candidate(&cut(self.keeps_at(p, 1), true, NO_CAP)));
         }
-        // 3. Shorten long strings: find the largest cap that lets the top item through (or
-        //    no item at all), then grow the lists again under that cap.
-        let longest = self.longest_string();
-        let mut bases = vec![max_keep.min(1)];
-        if max_keep > 0 {
-            bases.push(0);
+        // 3. Shorten prose (never identifiers): the largest cap that lets one item per list
+        //    through, then grow the lists again under that cap.
+        let hi = self.longest_string().max(1);
+        let base = self.keeps_at(0, 1);
+        if let Some(cap) = largest(1, hi, |c| fits(&cut(base.clone(), true, c))) {
+            let p = largest(0, span1, |p| fits(&cut(self.keeps_at(p, 1), true, cap))).unwrap_or(0);
+            return self.finish(&self.candidate(&cut(self.keeps_at(p, 1), true, cap)));
         }
-        for base in bases {
-            let capped = |keep, cap| Cut {
-                keep,
-                strip: true,
-                cap: Some(cap),
-            };
-            if let Some(cap) = largest(1, longest.saturating_sub(1), |cap| fits(capped(base, cap)))
-            {
-                let keep = largest(base, max_keep, |k| fits(capped(k, cap))).unwrap_or(base);
-                return self.finish(&self.candidate(capped(keep, cap)));
-            }
+        // 4. Items go, down to none (nested first), before any identifier is touched: the
+        //    most items that fit with prose at its shortest, then the longest prose.
+        if let Some(p) = largest(0, self.span(0), |p| {
+            fits(&cut(self.keeps_at(p, 0), true, 1))
+        }) {
+            let keeps = self.keeps_at(p, 0);
+            let cap = largest(1, hi, |c| fits(&cut(keeps.clone(), true, c))).unwrap_or(1);
+            return self.finish(&self.candidate(&cut(keeps, true, cap)));
         }
-        // 4. Nothing of the data fits (huge undeclared arrays, huge keys): say so.
+        // 5. Nothing of the data fits (huge undeclared arrays, identifiers, keys): say so.
         self.finish(&self.minimal())
     }
 
-    fn candidate(&self, cut: Cut) -> Candidate {
+    /// How many single-item steps lie between every list full and every list at `floor`.
+    fn span(&self, floor: usize) -> usize {
+        self.maxes.iter().map(|m| m.saturating_sub(floor)).sum()
+    }
+
+    /// The keeps `p` steps above every list at `floor`: walking down from full, the
+    /// deepest lists shrink first, then the ones holding them.
+    fn keeps_at(&self, p: usize, floor: usize) -> Vec<usize> {
+        let mut remove = self.span(floor).saturating_sub(p);
+        let mut keeps = self.maxes.clone();
+        for keep in keeps.iter_mut().rev() {
+            let step = remove.min(keep.saturating_sub(floor));
+            *keep -= step;
+            remove -= step;
+        }
+        keeps
+    }
+
+    fn measure_maxes(&self) -> Vec<usize> {
+        let mut maxes = vec![0; self.maxes.len()];
+        maxes[0] = self.lists.iter().map(|l| l.items.len()).max().unwrap_or(0);
         let mut data = self.skeleton.clone();
+        self.place_lists(&mut data, maxes[0]);
+        for n in &self.nested {
+            for_each_instance(&mut data, &n.segments, &mut |items| {
+                maxes[n.depth] = maxes[n.depth].max(items.len());
+            });
+        }
+        maxes
+    }
+
+    /// Puts the first `keep` items of every top-level list back; returns how many each got.
+    fn place_lists(&self, data: &mut Value, keep: usize) -> Vec<usize> {
         let mut kept = Vec::with_capacity(self.lists.len());
         for list in &self.lists {
-            let n = cut.keep.min(list.items.len());
+            let n = keep.min(list.items.len());
             if let Some(Value::Array(slot)) = data.pointer_mut(&list.path) {
                 *slot = list.items[..n].to_vec();
             }
             kept.push(n);
+        }
+        kept
+    }
+
+    fn may_shorten(&self, key: &str) -> bool {
+        SHORTENABLE_KEYS.contains(&key) || self.shortenable.iter().any(|k| k == key)
+    }
+
+    fn candidate(&self, cut: &Cut) -> Candidate {
+        let mut data = self.skeleton.clone();
+        let kept = self.place_lists(&mut data, cut.keeps[0]);
+        // (kind, narrowing, count, total) of every list cut.
+        let mut cuts: Vec<(&str, &str, usize, usize)> = self
+            .lists
+            .iter()
+            .zip(&kept)
+            .filter(|(l, k)| **k < l.items.len())
+            .map(|(l, k)| (&*l.kind, &*l.narrowing, l.items.len() - k, l.total))
+            .collect();
+        for n in &self.nested {
+            let keep = cut.keeps[n.depth];
+            let (mut shown, mut total) = (0, 0);
+            for_each_instance(&mut data, &n.segments, &mut |items| {
+                total += items.len();
+                items.truncate(keep);
+                shown += items.len();
+            });
+            if shown < total {
+                cuts.push((&n.kind, &n.narrowing, total - shown, total));
+            }
         }
         let snippets = if cut.strip {
             strip_snippets(&mut data)
@@ -334,80 +457,96 @@ impl Fitter {
         };
         let mut warnings = self.warnings.clone();
         let (mut shortened, mut strings) = (0, 0);
-        if let Some(cap) = cut.cap {
-            (shortened, strings) = shorten_strings(&mut data, cap);
+        if cut.cap != NO_CAP {
+            let may = |k: &str| self.may_shorten(k);
+            (shortened, strings) = shorten_strings(&mut data, cut.cap, &may, false);
             for w in &mut warnings {
                 strings += 1;
-                if shorten_one(w, cap) {
+                if shorten_one(w, cut.cap) {
                     shortened += 1;
                 }
             }
         }
 
-        // The cuts, largest list cut first; ties keep declaration order (stable sort).
-        let mut cuts: Vec<(usize, usize)> = self
-            .lists
-            .iter()
-            .zip(&kept)
-            .enumerate()
-            .filter(|(_, (l, k))| **k < l.items.len())
-            .map(|(i, (l, k))| (i, l.items.len() - k))
-            .collect();
-        cuts.sort_by_key(|c| std::cmp::Reverse(c.1));
-
+        // The largest cut first; ties keep declaration order (stable sort).
+        let list_cut = !cuts.is_empty();
+        cuts.sort_by_key(|c| std::cmp::Reverse(c.2));
         let limit = self.budget.effective();
-        let mut others: Vec<String> = Vec::new();
-        let mut main: Option<(Dropped, &str)> = None;
-        for (i, count) in &cuts {
-            let list = &self.lists[*i];
-            if main.is_none() {
-                let sentence = format!(
-                    "Dropped {count} of {} {} to fit tokenBudget={limit}.",
-                    list.total, list.kind
-                );
-                let narrowing = if list.narrowing.is_empty() {
-                    self.narrowing.as_str()
+        let short = limit < SHORT_NOTES_BELOW;
+        let mut all: Vec<Cut3> = cuts
+            .iter()
+            .map(|(kind, narrowing, count, total)| Cut3 {
+                kind: kind.to_string(),
+                narrowing: if narrowing.is_empty() {
+                    &self.narrowing
                 } else {
-                    list.narrowing.as_str()
-                };
-                main = Some((dropped(&list.kind, *count, list.total, sentence), narrowing));
-            } else {
-                others.push(format!("dropped {count} of {} {}", list.total, list.kind));
-            }
-        }
+                    narrowing
+                },
+                count: *count,
+                total: *total,
+                long: format!("Dropped {count} of {total} {kind} to fit tokenBudget={limit}."),
+                short: format!("Dropped {count} of {total} {kind}."),
+                other: format!("dropped {count} of {total} {kind}"),
+            })
+            .collect();
         if snippets > 0 {
-            if main.is_none() {
-                let sentence =
-                    format!("Removed {snippets} snippet fields to fit tokenBudget={limit}.");
-                main = Some((
-                    dropped("snippets", snippets, snippets, sentence),
-                    &self.narrowing,
-                ));
-            } else {
-                others.push(format!("removed {snippets} snippet fields"));
-            }
+            all.push(Cut3 {
+                kind: "snippets".into(),
+                narrowing: &self.narrowing,
+                count: snippets,
+                total: snippets,
+                long: format!("Removed {snippets} snippet fields to fit tokenBudget={limit}."),
+                short: format!("Removed {snippets} snippets."),
+                other: format!("removed {snippets} snippet fields"),
+            });
         }
         if shortened > 0 {
-            if main.is_none() {
-                let sentence = format!(
+            all.push(Cut3 {
+                kind: "text".into(),
+                narrowing: &self.narrowing,
+                count: shortened,
+                total: strings,
+                long: format!(
                     "Shortened {shortened} of {strings} strings (marked …) to fit tokenBudget={limit}."
-                );
-                main = Some((
-                    dropped("text", shortened, strings, sentence),
-                    &self.narrowing,
-                ));
-            } else {
-                others.push(format!(
-                    "shortened {shortened} of {strings} strings (marked …)"
-                ));
-            }
+                ),
+                short: format!("Shortened {shortened} strings (…)."),
+                other: format!("shortened {shortened} of {strings} strings (marked …)"),
+            });
         }
-        let dropped = main.map(|(mut d, narrowing)| {
-            d.note = compose_note(&d.note, &others, narrowing);
-            d
+        let dropped = all.first().map(|main| {
+            let (sentence, others): (&str, Vec<&str>) = if short {
+                (
+                    &main.short,
+                    all[1..].iter().map(|c| c.kind.as_str()).collect(),
+                )
+            } else {
+                (
+                    &main.long,
+                    all[1..].iter().map(|c| c.other.as_str()).collect(),
+                )
+            };
+            let also = if others.is_empty() {
+                String::new()
+            } else if short {
+                format!(" Also cut {}.", others.join(", "))
+            } else {
+                format!(" Also {}.", others.join("; "))
+            };
+            dropped(
+                &main.kind,
+                main.count,
+                main.total,
+                format!("{sentence}{also}{}", note_tail(main.narrowing)),
+            )
         });
 
-        let cursor = (!cuts.is_empty()).then(|| {
+        // A cursor only when a top-level list was cut and the next page moves on.
+        let top_cut = list_cut
+            && kept
+                .iter()
+                .zip(&self.lists)
+                .any(|(k, l)| *k < l.items.len());
+        let cursor = (top_cut && kept.iter().any(|k| *k > 0)).then(|| {
             Cursor {
                 generation: self.generation,
                 args_hash: self.args_hash,
@@ -434,9 +573,13 @@ impl Fitter {
     /// budget whatever the payload was.
     fn minimal(&self) -> Candidate {
         let limit = self.budget.effective();
-        let note = format!(
-            "The answer did not fit tokenBudget={limit} even with lists cut and text shortened. Raise tokenBudget."
-        );
+        let note = if limit < SHORT_NOTES_BELOW {
+            "Nothing fit, not even identifiers. Raise tokenBudget.".to_string()
+        } else {
+            format!(
+                "The answer did not fit tokenBudget={limit} even with lists cut and text shortened. Raise tokenBudget."
+            )
+        };
         let mut candidate = Candidate {
             data: Value::Object(Default::default()),
             truncated: true,
@@ -468,7 +611,8 @@ impl Fitter {
     }
 
     /// Measured with `used` = the effective budget: the real `used` has no more digits,
-    /// so the written envelope is never longer than the measured one.
+    /// so the written envelope is never longer than the measured one. That is the only
+    /// headroom: the note and cursor are measured as written.
     fn fits(&self, c: &Candidate) -> bool {
         let limit = self.budget.effective();
         estimate_len(&self.envelope(c, limit)).div_ceil(4) <= limit
@@ -498,19 +642,32 @@ impl Fitter {
         has_snippet(&self.skeleton) || self.lists.iter().any(|l| l.items.iter().any(has_snippet))
     }
 
+    /// The longest shortenable string (or warning): the cap that shortens nothing.
     fn longest_string(&self) -> usize {
+        let may = |k: &str| self.may_shorten(k);
         let items = self
             .lists
             .iter()
             .flat_map(|l| l.items.iter())
-            .map(longest_string);
+            .map(|v| longest_string(v, &may, false));
         let warnings = self.warnings.iter().map(|w| w.chars().count());
         items
             .chain(warnings)
-            .chain([longest_string(&self.skeleton)])
+            .chain([longest_string(&self.skeleton, &may, false)])
             .max()
             .unwrap_or(0)
     }
+}
+
+/// One cut, with the sentences of both note forms.
+struct Cut3<'a> {
+    kind: String,
+    narrowing: &'a str,
+    count: usize,
+    total: usize,
+    long: String,
+    short: String,
+    other: String,
 }
 
 fn dropped(kind: &str, count: usize, total: usize, sentence: String) -> Dropped {
@@ -522,23 +679,50 @@ fn dropped(kind: &str, count: usize, total: usize, sentence: String) -> Dropped 
     }
 }
 
-/// `<what was cut>. Also <other cuts>. <narrowing>, or raise tokenBudget.`
-fn compose_note(sentence: &str, others: &[String], narrowing: &str) -> String {
-    let mut note = sentence.to_string();
-    if !others.is_empty() {
-        note.push_str(" Also ");
-        note.push_str(&others.join("; "));
-        note.push('.');
-    }
+/// ` <narrowing>, or raise tokenBudget.` (or ` Raise tokenBudget.` without one).
+fn note_tail(narrowing: &str) -> String {
     let narrowing = narrowing.trim().trim_end_matches('.');
     if narrowing.is_empty() {
-        note.push_str(" Raise tokenBudget.");
+        " Raise tokenBudget.".to_string()
     } else {
-        note.push(' ');
-        note.push_str(narrowing);
-        note.push_str(", or raise tokenBudget.");
+        format!(" {narrowing}, or raise tokenBudget.")
     }
-    note
+}
+
+/// The unescaped segments of a JSON pointer (`/a~1b/*` → `["a/b", "*"]`).
+fn pointer_segments(path: &str) -> Vec<String> {
+    path.split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// Calls `f` on every array `segments` reaches, `*` standing for every array item.
+fn for_each_instance(value: &mut Value, segments: &[String], f: &mut dyn FnMut(&mut Vec<Value>)) {
+    let Some((first, rest)) = segments.split_first() else {
+        if let Value::Array(items) = value {
+            f(items);
+        }
+        return;
+    };
+    match value {
+        Value::Array(items) if first == "*" => {
+            for item in items {
+                for_each_instance(item, rest, f);
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = first.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                for_each_instance(item, rest, f);
+            }
+        }
+        Value::Object(map) => {
+            if let Some(v) = map.get_mut(first.as_str()) {
+                for_each_instance(v, rest, f);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The largest `x` in `lo..=hi` with `pred(x)`, assuming `pred` holds up to some point.
@@ -584,17 +768,22 @@ fn has_snippet(value: &Value) -> bool {
     }
 }
 
-/// Caps every string value at `cap` characters; returns (shortened, strings seen).
-fn shorten_strings(value: &mut Value, cap: usize) -> (usize, usize) {
+/// Caps at `cap` characters every string under a key `may` accepts (`inside`: already
+/// under one); returns (shortened, shortenable strings seen).
+fn shorten_strings(
+    value: &mut Value,
+    cap: usize,
+    may: &dyn Fn(&str) -> bool,
+    inside: bool,
+) -> (usize, usize) {
+    let add = |a: (usize, usize), b: (usize, usize)| (a.0 + b.0, a.1 + b.1);
     match value {
-        Value::String(s) => (usize::from(shorten_one(s, cap)), 1),
-        Value::Object(map) => map.values_mut().fold((0, 0), |acc, v| {
-            let (a, b) = shorten_strings(v, cap);
-            (acc.0 + a, acc.1 + b)
+        Value::String(s) if inside => (usize::from(shorten_one(s, cap)), 1),
+        Value::Object(map) => map.iter_mut().fold((0, 0), |acc, (k, v)| {
+            add(acc, shorten_strings(v, cap, may, inside || may(k)))
         }),
         Value::Array(items) => items.iter_mut().fold((0, 0), |acc, v| {
-            let (a, b) = shorten_strings(v, cap);
-            (acc.0 + a, acc.1 + b)
+            add(acc, shorten_strings(v, cap, may, inside))
         }),
         _ => (0, 0),
     }
@@ -613,11 +802,20 @@ fn shorten_one(s: &mut String, cap: usize) -> bool {
     }
 }
 
-fn longest_string(value: &Value) -> usize {
+/// The longest string `shorten_strings` would shorten.
+fn longest_string(value: &Value, may: &dyn Fn(&str) -> bool, inside: bool) -> usize {
     match value {
-        Value::String(s) => s.chars().count(),
-        Value::Object(map) => map.values().map(longest_string).max().unwrap_or(0),
-        Value::Array(items) => items.iter().map(longest_string).max().unwrap_or(0),
+        Value::String(s) if inside => s.chars().count(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| longest_string(v, may, inside || may(k)))
+            .max()
+            .unwrap_or(0),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| longest_string(v, may, inside))
+            .max()
+            .unwrap_or(0),
         _ => 0,
     }
 }

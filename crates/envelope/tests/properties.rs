@@ -1,10 +1,12 @@
 //! Property tests of contract §2: for random nested payloads (with and without lists,
 //! unicode, deep nesting, 1 MB strings) and every budget, `used ≤ effective budget`, a
 //! truncated answer always says what it dropped with a non-empty note, rendering is
-//! deterministic, and cursors page through a ranking exactly once.
+//! deterministic, cursors page through a ranking exactly once, strings outside the
+//! shortenable keys (identifiers) come back unchanged or not at all, and nested lists are
+//! trimmed evenly before the lists holding them.
 
 use navmap_envelope::{
-    Budget, Cursor, ListSpec, Payload, Rendered, Request, estimate_tokens, render,
+    Budget, Cursor, ListSpec, Payload, Rendered, Request, SHORTENABLE_KEYS, estimate_tokens, render,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -35,6 +37,8 @@ fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("snippet".to_string()),
         Just("doc".to_string()),
+        Just("id".to_string()),
+        Just("file".to_string()),
         "[a-z]{1,8}",
         "\\PC{1,6}",
     ]
@@ -98,6 +102,37 @@ fn build(data: &Value, results: bool, neighbors: bool, sort: bool, warnings: &[S
     p
 }
 
+/// Every string not under a shortenable key, keyed by its path (`*` for array items).
+fn identifiers(v: &Value, path: &str, inside: bool, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) if !inside => out.push((path.to_string(), s.clone())),
+        Value::Object(m) => {
+            for (k, x) in m {
+                let under = inside || SHORTENABLE_KEYS.contains(&k.as_str());
+                identifiers(x, &format!("{path}/{k}"), under, out);
+            }
+        }
+        Value::Array(items) => {
+            for x in items {
+                identifiers(x, &format!("{path}/*"), inside, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Identifiers are passed back by agents: never altered, only dropped with their item.
+fn identifiers_intact(original: &Value, rendered: &Value) -> Result<(), TestCaseError> {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    identifiers(original, "", false, &mut before);
+    identifiers(rendered, "", false, &mut after);
+    let before: std::collections::HashSet<_> = before.into_iter().collect();
+    for id in after {
+        prop_assert!(before.contains(&id), "identifier altered: {:?}", id);
+    }
+    Ok(())
+}
+
 /// The invariants every rendered success must satisfy.
 fn check(out: &Rendered, asked: i64) -> Result<Value, TestCaseError> {
     let budget = Budget::new(asked);
@@ -147,6 +182,7 @@ proptest! {
         let request = Request { budget: Budget::new(asked), cursor: None, args_hash: 7 };
         let out = render(Ok(build(&data, results, neighbors, sort, &warnings)), &request);
         let env = check(&out, asked)?;
+        identifiers_intact(&data, &env["data"])?;
         // Determinism.
         let again = render(Ok(build(&data, results, neighbors, sort, &warnings)), &request);
         prop_assert_eq!(&out, &again);
@@ -194,6 +230,66 @@ proptest! {
         let request = Request { budget: Budget::new(asked), cursor: None, args_hash: 0 };
         let out = render(Ok(Payload::new(value)), &request);
         check(&out, asked)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// `/clusters/*/hubs`: hubs are cut evenly (the same count in every cluster shown,
+    /// best first) before clusters go, and `dropped` counts them honestly.
+    #[test]
+    fn nested_lists_cut_evenly_first(
+        clusters in prop::collection::vec(
+            ("\\PC{0,30}", prop::collection::vec(("[a-z/._#]{1,40}", 0i64..100), 0..9)),
+            0..25,
+        ),
+        asked in budget(),
+    ) {
+        let data = json!({"builtAt": "2026-01-01T00:00:00Z", "clusters": clusters.iter().enumerate()
+            .map(|(i, (label, hubs))| json!({"id": i, "label": label,
+                "hubs": hubs.iter().map(|(id, score)| json!({"id": id, "score": score})).collect::<Vec<_>>()}))
+            .collect::<Vec<_>>()});
+        let payload = Payload::new(data.clone())
+            .list(ListSpec::new("/clusters", "clusters").narrowing("Pass focus"))
+            .list(ListSpec::new("/clusters/*/hubs", "hubs")
+                .ranked_by(|a, b| b["score"].as_i64().cmp(&a["score"].as_i64()))
+                .narrowing("Pass a smaller hubsPerCluster"))
+            .generation(1);
+        let out = render(Ok(payload), &Request::new(Budget::new(asked)));
+        let env = check(&out, asked)?;
+        identifiers_intact(&data, &env["data"])?;
+        prop_assert_eq!(&env["data"]["builtAt"], &data["builtAt"]);
+        let Some(shown) = env["data"]["clusters"].as_array() else {
+            prop_assert_eq!(&env["dropped"]["kind"], &json!("data"));
+            return Ok(());
+        };
+        prop_assert!(shown.len() <= clusters.len());
+        // The kept clusters are the first ones; each keeps min(its hubs, k) hubs, best first.
+        let k = shown.iter().zip(&clusters)
+            .filter(|(c, orig)| c["hubs"].as_array().map_or(0, Vec::len) < orig.1.len())
+            .map(|(c, _)| c["hubs"].as_array().map_or(0, Vec::len))
+            .max();
+        let mut hubs_shown = 0;
+        for (c, (_, orig)) in shown.iter().zip(&clusters) {
+            let hubs = c["hubs"].as_array().cloned().unwrap_or_default();
+            hubs_shown += hubs.len();
+            if let Some(k) = k {
+                prop_assert_eq!(hubs.len(), orig.len().min(k));
+            }
+            let mut best: Vec<i64> = orig.iter().map(|h| h.1).collect();
+            best.sort_by(|a, b| b.cmp(a));
+            let got: Vec<i64> = hubs.iter().map(|h| h["score"].as_i64().unwrap()).collect();
+            prop_assert_eq!(&got[..], &best[..got.len()]);
+        }
+        if shown.len() < clusters.len() {
+            // Clusters go only once hubs are down to one each (or none).
+            prop_assert!(k.is_none_or(|k| k <= 1), "k={:?}", k);
+        } else if env["truncated"] == true && env["dropped"]["kind"] == "hubs" {
+            let total: usize = clusters.iter().map(|c| c.1.len()).sum();
+            prop_assert_eq!(&env["dropped"]["total"], &json!(total));
+            prop_assert_eq!(&env["dropped"]["count"], &json!(total - hubs_shown));
+        }
     }
 }
 

@@ -71,12 +71,14 @@ impl Engine {
     }
 
     async fn call_inner(&self, name: &str, args: Option<Map<String, Value>>) -> Rendered {
-        // Errors use the asked budget when it is a valid integer, else the default.
+        // The asked number as sent (echoed unclamped as `requested`); the default when it
+        // is not a number. Errors use it too.
         let asked = args
             .as_ref()
             .and_then(|a| a.get("tokenBudget"))
-            .and_then(Value::as_i64);
-        let mut budget = Budget::from_request(asked);
+            .filter(|v| v.is_number())
+            .cloned();
+        let budget = Budget::from_arg(asked.as_ref());
 
         let Some(entry) = self.tools.iter().find(|t| t.tool.name() == name) else {
             let names: Vec<&str> = self.tools.iter().map(|t| t.tool.name()).collect();
@@ -93,7 +95,8 @@ impl Engine {
             Ok(args) => args,
             Err(err) => return render_error(&err, budget),
         };
-        budget = Budget::from_request(args.take("tokenBudget").and_then(|v| v.as_i64()));
+        // Validated above (an integer); the raw value keeps `requested` exact.
+        args.take("tokenBudget");
         let cursor = match args.take("cursor") {
             Some(Value::String(text)) => match Cursor::decode(&text) {
                 Ok(c) => Some(c),
@@ -202,6 +205,22 @@ mod tests {
     async fn call(engine: &Engine, args: Value) -> Value {
         let out = engine.call("numbers", args.as_object().cloned()).await;
         serde_json::from_str(&out.text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn requested_echoes_the_budget_as_asked() {
+        let (_dir, engine, _tool) = engine();
+        let args: Value = serde_json::from_str(r#"{"tokenBudget": 18446744073709551615}"#).unwrap();
+        let out = engine.call("numbers", args.as_object().cloned()).await;
+        assert!(
+            out.text.contains(r#""requested":18446744073709551615,"#),
+            "{}",
+            out.text
+        );
+        assert!(out.tokens <= 10_000);
+        let env = call(&engine, json!({"tokenBudget": -7})).await;
+        assert_eq!(env["tokenBudget"]["requested"], -7);
+        assert!(env["tokenBudget"]["used"].as_u64().unwrap() <= 100);
     }
 
     #[tokio::test]

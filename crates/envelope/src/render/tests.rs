@@ -207,19 +207,262 @@ fn several_lists_name_the_largest_cut_and_mention_the_others() {
     let payload = Payload::new(json!({"neighbors": a, "candidates": b}))
         .list(ListSpec::new("/candidates", "candidates"))
         .list(ListSpec::new("/neighbors", "neighbors").narrowing("Pass depth: 1"));
-    let out = render(Ok(payload), &req(200));
+    // Long form.
+    let out = render(Ok(payload.clone()), &req(250));
     let env = parse(&out);
-    assert!(out.tokens <= 200);
+    assert!(out.tokens <= 250);
     let note = env["dropped"]["note"].as_str().unwrap();
     assert_eq!(env["dropped"]["kind"], "neighbors");
     assert!(note.contains(" Also dropped "), "{note}");
     assert!(note.contains(" of 30 candidates"), "{note}");
+    assert!(note.contains("to fit tokenBudget=250."), "{note}");
     assert!(
         note.ends_with("Pass depth: 1, or raise tokenBudget."),
         "{note}"
     );
     let cursor = Cursor::decode(env["cursor"].as_str().unwrap()).unwrap();
     assert_eq!(cursor.offsets.len(), 2);
+    // Short form below SHORT_NOTES_BELOW: still names the others and the narrowing.
+    let out = render(Ok(payload), &req(150));
+    let env = parse(&out);
+    assert!(out.tokens <= 150);
+    let kept = env["data"]["neighbors"].as_array().unwrap().len();
+    assert_eq!(
+        env["dropped"]["note"],
+        format!(
+            "Dropped {} of 100 neighbors. Also cut candidates. Pass depth: 1, or raise tokenBudget.",
+            100 - kept
+        )
+    );
+}
+
+/// A `map_search`-like item: identifiers an agent passes back, and prose.
+fn node(i: usize) -> Value {
+    json!({
+        "id": format!("py:shop/store/session_store.py#SessionStore.method_number_{i}"),
+        "kind": "function",
+        "name": format!("method_number_{i}"),
+        "qualifiedName": format!("SessionStore.method_number_{i}"),
+        "file": "shop/store/session_store.py",
+        "line": i + 1,
+        "signature": format!("def method_number_{i}(self, session: Session, *, refresh: bool = False) -> None"),
+        "doc": "Loads the session from the backing store and refreshes its expiry.",
+        "score": 1.0,
+    })
+}
+
+/// Every string of `v` that is not under a shortenable key, with its path.
+fn identifiers(v: &Value, path: &str, inside: bool, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) if !inside => out.push((path.to_string(), s.clone())),
+        Value::Object(m) => {
+            for (k, x) in m {
+                let under = inside || crate::SHORTENABLE_KEYS.contains(&k.as_str());
+                identifiers(x, &format!("{path}/{k}"), under, out);
+            }
+        }
+        Value::Array(items) => {
+            for x in items {
+                identifiers(x, &format!("{path}/*"), inside, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn assert_identifiers_intact(original: &Value, rendered: &Value) {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    identifiers(original, "", false, &mut before);
+    identifiers(rendered, "", false, &mut after);
+    for id in &after {
+        assert!(before.contains(id), "identifier changed: {id:?}");
+    }
+}
+
+#[test]
+fn identifiers_are_never_shortened() {
+    let results: Vec<Value> = (0..12).map(node).collect();
+    let data = json!({"query": "re", "results": results, "total": 12,
+                      "builtAt": "2026-01-01T00:00:00Z"});
+    for budget in [100, 120, 150, 200, 300, 500, 800] {
+        let payload = Payload::new(data.clone()).list(
+            ListSpec::new("/results", "results").narrowing("Pass kind or a longer query to narrow"),
+        );
+        let out = render(Ok(payload), &req(budget));
+        let env = parse(&out);
+        assert!(out.tokens <= budget as usize);
+        assert_identifiers_intact(&data, &env["data"]);
+        assert_eq!(env["data"]["builtAt"], "2026-01-01T00:00:00Z", "{budget}");
+        for item in env["data"]["results"].as_array().unwrap() {
+            assert!(!item["id"].as_str().unwrap().contains('…'));
+        }
+    }
+}
+
+#[test]
+fn a_106_token_answer_at_budget_100_keeps_its_identifiers() {
+    // The shape of the audit's map_search hit: short identifiers, long prose.
+    let data = json!({
+        "id": "py:shop/store.py#SessionStore.load",
+        "kind": "method",
+        "name": "load",
+        "qualifiedName": "SessionStore.load",
+        "file": "shop/store.py",
+        "line": 42,
+        "signature": "def load(self, session_id: str, *, refresh: bool = False) -> Session",
+        "doc": "Loads the session from the backing store and refreshes its expiry.",
+    });
+    let full = render(Ok(Payload::new(data.clone())), &req(2000));
+    assert!((101..=110).contains(&full.tokens), "{}", full.tokens);
+    let out = render(
+        Ok(Payload::new(data.clone()).narrowing("Pass a nodeId")),
+        &req(100),
+    );
+    let env = parse(&out);
+    assert!(out.tokens <= 100);
+    for key in ["id", "kind", "name", "qualifiedName", "file"] {
+        assert_eq!(env["data"][key], data[key], "{key}");
+    }
+    assert_eq!(env["dropped"]["kind"], "text");
+    assert!(env["data"]["doc"].as_str().unwrap().ends_with('…'));
+    assert_eq!(
+        env["dropped"]["note"],
+        format!(
+            "Shortened {} strings (…). Pass a nodeId, or raise tokenBudget.",
+            env["dropped"]["count"]
+        )
+    );
+}
+
+#[test]
+fn items_go_to_zero_before_identifiers_are_touched() {
+    let long_id = format!("py:{}.py#f", "deep/".repeat(100));
+    let data = json!({"target": "py:a.py#g", "results": [{"id": long_id, "doc": "d".repeat(500)}]});
+    let payload = Payload::new(data.clone()).list(ListSpec::new("/results", "results"));
+    let out = render(Ok(payload), &req(100));
+    let env = parse(&out);
+    assert!(out.tokens <= 100);
+    assert_eq!(env["data"], json!({"target": "py:a.py#g", "results": []}));
+    assert_eq!(env["dropped"]["kind"], "results");
+    assert_eq!(env["dropped"]["count"], 1);
+    // Nothing was kept, so a cursor would only repeat this page.
+    assert!(env.get("cursor").is_none());
+}
+
+#[test]
+fn undeclared_long_strings_are_not_shortened_but_declared_ones_are() {
+    let data = json!({"id": "py:a.py#f", "rendered": "r".repeat(2000)});
+    let env = parse(&render(Ok(Payload::new(data.clone())), &req(100)));
+    assert_eq!(env["data"], json!({}));
+    assert_eq!(env["dropped"]["kind"], "data");
+    let payload = Payload::new(data).shortenable("rendered");
+    let env = parse(&render(Ok(payload), &req(100)));
+    assert_eq!(env["data"]["id"], "py:a.py#f");
+    assert!(env["data"]["rendered"].as_str().unwrap().ends_with('…'));
+}
+
+fn overview(clusters: usize, hubs: usize) -> Value {
+    let clusters: Vec<Value> = (0..clusters)
+        .map(|c| {
+            let hubs: Vec<Value> = (0..hubs)
+                .map(|h| json!({"id": format!("py:pkg{c}/mod.py#hub_{h}"), "score": h}))
+                .collect();
+            json!({"id": c, "label": format!("pkg{c}/"), "files": 3, "hubs": hubs})
+        })
+        .collect();
+    json!({"builtAt": "2026-01-01T00:00:00Z", "files": 30, "clusters": clusters})
+}
+
+fn overview_payload(data: &Value) -> Payload {
+    Payload::new(data.clone())
+        .list(ListSpec::new("/clusters", "clusters").narrowing("Pass focus:'<dir>' to scope"))
+        .list(
+            ListSpec::new("/clusters/*/hubs", "hubs")
+                .ranked_by(|a, b| b["score"].as_i64().cmp(&a["score"].as_i64()))
+                .narrowing("Pass a smaller hubsPerCluster"),
+        )
+        .generation(2)
+}
+
+#[test]
+fn nested_lists_are_trimmed_evenly_before_their_holders() {
+    let data = overview(6, 5);
+    let full = render(Ok(overview_payload(&data)), &req(10_000));
+    let full_env = parse(&full);
+    // Ranked in place even when nothing is cut.
+    assert_eq!(full_env["data"]["clusters"][0]["hubs"][0]["score"], 4);
+    let mut saw_hubs_only = false;
+    let mut saw_clusters_cut = false;
+    for budget in (100..full.tokens as i64).step_by(7) {
+        let out = render(Ok(overview_payload(&data)), &req(budget));
+        let env = parse(&out);
+        assert!(out.tokens <= budget as usize);
+        assert_identifiers_intact(&data, &env["data"]);
+        let clusters = env["data"]["clusters"].as_array().unwrap();
+        let counts: Vec<usize> = clusters
+            .iter()
+            .map(|c| c["hubs"].as_array().unwrap().len())
+            .collect();
+        // Evenly: every cluster shown keeps the same number of hubs, the best ones.
+        assert!(
+            counts.windows(2).all(|w| w[0] == w[1]),
+            "{budget}: {counts:?}"
+        );
+        for c in clusters {
+            if let Some(h) = c["hubs"].get(0) {
+                assert_eq!(h["score"], 4);
+            }
+        }
+        let hubs_shown: usize = counts.iter().sum();
+        if clusters.len() == 6 && hubs_shown < 30 {
+            saw_hubs_only = true;
+            assert_eq!(env["dropped"]["kind"], "hubs");
+            assert_eq!(env["dropped"]["count"], 30 - hubs_shown);
+            assert_eq!(env["dropped"]["total"], 30);
+            // Only nested items were cut: a next page would be the same.
+            assert!(env.get("cursor").is_none());
+        }
+        if clusters.len() < 6 && !clusters.is_empty() {
+            saw_clusters_cut = true;
+            // Clusters go only once hubs are down to one each.
+            assert!(counts.iter().all(|n| *n <= 1), "{budget}: {counts:?}");
+            assert!(env["cursor"].is_string());
+            let note = env["dropped"]["note"].as_str().unwrap();
+            assert!(note.contains("hubs") && note.contains("clusters"), "{note}");
+        }
+    }
+    assert!(saw_hubs_only && saw_clusters_cut);
+}
+
+#[test]
+fn requested_echoes_the_number_asked() {
+    let v: Value = serde_json::from_str("18446744073709551615").unwrap();
+    let out = render(
+        Ok(Payload::new(json!({}))),
+        &Request::new(Budget::from_arg(Some(&v))),
+    );
+    assert!(
+        out.text.contains(r#""requested":18446744073709551615,"#),
+        "{}",
+        out.text
+    );
+    let env = parse(&out);
+    assert_eq!(
+        env["warnings"][0],
+        "tokenBudget 18446744073709551615 is outside [100, 10000]; using 10000."
+    );
+}
+
+#[test]
+fn error_identifiers_stay_and_prose_shortens() {
+    let err = ToolError::new(ErrorCode::LspFailed, "crashed", "see stderr")
+        .with_extra("field", "nodeId")
+        .with_extra("stderrTail", "s".repeat(5000));
+    let out = render_error(&err, Budget::new(100));
+    let env = parse(&out);
+    assert!(out.tokens <= 100);
+    assert_eq!(env["error"]["field"], "nodeId");
+    assert!(env["error"]["stderrTail"].as_str().unwrap().ends_with('…'));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! `map_overview {focus?, hubsPerCluster = 5}`: the repository at a glance — clusters of
 //! files that belong together, each with its most central symbols.
 //!
-//! `/clusters` (largest first) may be cut to the budget; narrowing: `focus` on a subtree
-//! or a smaller `hubsPerCluster`.
+//! `/clusters/*/hubs` are trimmed evenly first, then `/clusters` (largest first) is cut to
+//! the budget; narrowing: `focus` on a subtree or a smaller `hubsPerCluster`.
 
 use std::sync::Arc;
 
@@ -75,6 +75,11 @@ impl Tool for MapOverview {
                 .list(
                     ListSpec::new("/clusters", "clusters")
                         .narrowing("Pass focus:'<dir>' to scope or a smaller hubsPerCluster"),
+                )
+                // Hubs come best first; trimmed evenly per cluster before clusters go.
+                .list(
+                    ListSpec::new("/clusters/*/hubs", "hubs")
+                        .narrowing("Pass a smaller hubsPerCluster or focus:'<dir>'"),
                 )
                 .generation(generation);
             if let Some(w) = stale_warning(o.clusters.iter().flat_map(|c| &c.hubs)) {
