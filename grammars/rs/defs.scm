@@ -41,18 +41,20 @@
   (#match? @doc "^/[*][*]"))
 
 ; Public: `pub` (not `pub(crate)`); trait items and items of trait impls are as public as
-; the trait.
-([(function_item (visibility_modifier) @_v)
-  (function_signature_item (visibility_modifier) @_v)
-  (struct_item (visibility_modifier) @_v)
-  (union_item (visibility_modifier) @_v)
-  (enum_item (visibility_modifier) @_v)
-  (trait_item (visibility_modifier) @_v)
-  (type_item (visibility_modifier) @_v)
-  (const_item (visibility_modifier) @_v)
-  (static_item (visibility_modifier) @_v)
-  (mod_item (visibility_modifier) @_v)
-  (field_declaration (visibility_modifier) @_v)] @exported
+; the trait. The visibility is an item's first child: the anchor ends the wait for it
+; there (a pattern holding `@exported` while it waits would hold back every match inside
+; the item until the item ends).
+([(function_item . (visibility_modifier) @_v)
+  (function_signature_item . (visibility_modifier) @_v)
+  (struct_item . (visibility_modifier) @_v)
+  (union_item . (visibility_modifier) @_v)
+  (enum_item . (visibility_modifier) @_v)
+  (trait_item . (visibility_modifier) @_v)
+  (type_item . (visibility_modifier) @_v)
+  (const_item . (visibility_modifier) @_v)
+  (static_item . (visibility_modifier) @_v)
+  (mod_item . (visibility_modifier) @_v)
+  (field_declaration . (visibility_modifier) @_v)] @exported
   (#eq? @_v "pub"))
 (impl_item trait: (_) body: (declaration_list [(function_item) (const_item) (type_item)] @exported))
 (trait_item body: (declaration_list [(function_item) (function_signature_item) (associated_type) (const_item)] @exported))
