@@ -61,7 +61,7 @@ pub struct Health {
     /// Bumped whenever work begins; an answer given across a bump is suspect.
     pub busy_epoch: u64,
     /// Evidence that the server has analysed its project at least once: diagnostics
-    /// published, a progress ended, `quiescent: true`, or a non-empty answer. Until then
+    /// published, a progress ended, `quiescent: true`, or a non-empty project-wide answer (references, workspace symbols; not a one-document answer such as an outline). Until then
     /// an empty answer may only mean "not loaded yet" (pyright answers `workspace/symbol`
     /// with `[]` before its program is populated, reporting no progress).
     pub analysed: bool,

@@ -12,7 +12,7 @@
 //!   fails with `NotReady`;
 //! - from an idle server that has shown no evidence of having analysed its project
 //!   ([`Health::analysed`](crate::client::Health::analysed): diagnostics, a progress end,
-//!   `quiescent`, a non-empty answer), the query asks again with backoff (at once when
+//!   `quiescent`, a non-empty project-wide answer such as references), the query asks again with backoff (at once when
 //!   evidence arrives) while the server is younger than `cold_wait`, within two thirds of
 //!   the deadline; still empty after that, the answer is returned flagged incomplete with
 //!   a warning. Some servers (pyright) answer `[]` before their program is loaded and
@@ -64,6 +64,20 @@ pub(crate) struct Raw {
     pub warnings: Vec<String>,
     /// From sending the final request to its answer.
     pub server_time: Duration,
+}
+
+/// Whether a non-empty answer to `method` shows that the server has loaded its project.
+/// Answers about one document (its outline, a hover, a definition in the same file) come
+/// from that document alone: pyright answers them before it knows the other files, and
+/// would then answer `references` with a silent `[]`. Only project-wide answers count.
+fn answers_from_the_project(method: &str) -> bool {
+    matches!(
+        method,
+        "textDocument/references"
+            | "textDocument/implementation"
+            | "workspace/symbol"
+            | "callHierarchy/incomingCalls"
+    )
 }
 
 /// An answer that says nothing: `null`, `[]`, or a hover without contents.
@@ -185,7 +199,7 @@ impl LspPool {
             match reply {
                 Ok(value) => {
                     let empty = is_empty(&value);
-                    if !empty {
+                    if !empty && answers_from_the_project(req.method) {
                         client.mark_analysed();
                     }
                     let health = client.health();
