@@ -379,12 +379,22 @@ async fn map_rebuild_sends_progress_when_asked() {
     // Wait for the background build, then ask for a full rebuild with a progress token.
     ok(&call(&c, "map_rebuild", json!({})).await);
     ok(&call_with(&c, "map_rebuild", json!({"full": true}), Some(7)).await);
-    // Notifications may trail the answer by a moment.
-    for _ in 0..50 {
-        if rec.0.lock().unwrap().iter().any(|p| p.progress >= 95.0) {
+    // Notifications may trail the answer by a moment, and the first (incremental) call
+    // reports progress of its own under another token: wait until the notifications of the
+    // newest token run from the start of the full rebuild to its end.
+    let full_rebuild_seen = |got: &[ProgressNotificationParam]| {
+        let Some(last) = got.last() else { return false };
+        let mine: Vec<_> = got
+            .iter()
+            .filter(|p| p.progress_token == last.progress_token)
+            .collect();
+        mine[0].progress < 50.0 && mine.last().unwrap().progress >= 95.0
+    };
+    for _ in 0..200 {
+        if full_rebuild_seen(&rec.0.lock().unwrap()) {
             break;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     // rmcp's client puts its own progress token on every request: the full rebuild's
     // notifications are those with the last token seen.
