@@ -38,6 +38,11 @@ pub struct Manifest {
     /// (TypeScript: `tsx = "tsx"`). Extensions not listed use the first grammar.
     #[serde(default)]
     pub grammar_for_extension: BTreeMap<String, String>,
+    /// Words that, standing alone as a qualifier, mean the enclosing type's instance or the
+    /// type itself (`self`, `this`, `cls`, `Self`): `self.get()` is a call of a member of the
+    /// enclosing type. The map resolves such calls with `exact` confidence.
+    #[serde(default)]
+    pub receivers: Vec<String>,
     /// The language server, if one is known.
     #[serde(default)]
     pub lsp: Option<LspManifest>,
@@ -64,6 +69,29 @@ pub struct LspManifest {
     /// `initializationOptions` sent with `initialize`.
     #[serde(default)]
     pub initialization_options: Option<toml::Table>,
+    /// How the server can be installed from a package registry (`[lsp.install]`), for
+    /// `navmap servers install`. Absent: the server is only found, never installed.
+    #[serde(default)]
+    pub install: Option<InstallRecipe>,
+}
+
+/// The `[lsp.install]` table: packages that provide the server's command, per registry.
+/// Every list may be empty; the first registry that is usable on the machine is used.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstallRecipe {
+    /// npm packages (installed with `npm install --prefix <data dir>/npm`).
+    #[serde(default)]
+    pub npm: Vec<String>,
+    /// PyPI packages (installed into a virtual environment in the data dir).
+    #[serde(default)]
+    pub pip: Vec<String>,
+    /// Debian packages (`apt-get install`, only where navmap runs as root).
+    #[serde(default)]
+    pub apt: Vec<String>,
+    /// rustup components (`rustup component add`).
+    #[serde(default)]
+    pub rustup: Vec<String>,
 }
 
 /// One language: manifest, grammars and queries.

@@ -3,108 +3,22 @@
 //! typescript-language-server from `.tools/`; required when `CI` is set, else "skipped").
 //! gopls is deliberately kept off the PATH of the Go test.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use std::path::Path;
+
+use common::{Client, call, fixture, ok, tools_dir, warnings};
 use serde_json::{Value, json};
-
-const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tools_dir() -> PathBuf {
-    let tools = repo().join(".tools/node_modules/.bin");
-    tools.canonicalize().unwrap_or(tools)
-}
-
-fn require(program: &str) -> bool {
-    if tools_dir().join(program).is_file() {
-        eprintln!("server ran: {program}");
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{program} is not installed but CI is set: run scripts/install-servers.sh");
-    }
-    eprintln!("skipped: {program} not installed");
-    false
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-fn fixture(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("navmap-audit-")
-        .tempdir()
-        .unwrap();
-    if !name.is_empty() {
-        copy_dir(&repo().join("fixtures").join(name), dir.path());
-    }
-    dir
-}
-
-type Client = RunningService<RoleClient, ()>;
 
 /// `PATH` is the node tools folder plus the system folders only (no gopls: it is not
 /// installed by scripts/install-servers.sh, and the Go test needs it absent).
 async fn client(root: &Path) -> Client {
     let path = format!("{}:/usr/local/bin:/usr/bin:/bin", tools_dir().display());
-    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
-        cmd.arg("serve").arg("--root").arg(root).arg("--no-watch");
-        cmd.env("PATH", &path);
-        for (k, _) in std::env::vars() {
-            if k.starts_with("NAVMAP_") {
-                cmd.env_remove(k);
-            }
-        }
-        cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
-    }))
-    .expect("spawn navmap serve");
-    ().serve(transport).await.expect("initialize")
+    common::client_with(root, &["--no-watch"], &[], Some(path)).await
 }
 
-async fn call(c: &Client, tool: &str, args: Value) -> Value {
-    let mut params = CallToolRequestParams::new(tool.to_string());
-    params.arguments = args.as_object().cloned();
-    let result = c
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-    let text = &result.content[0].as_text().expect("text").text;
-    let env: Value = serde_json::from_str(text).expect("a JSON envelope");
-    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
-    env
-}
-
-fn ok(env: &Value) -> &Value {
-    assert_eq!(env["ok"], true, "{env}");
-    &env["data"]
-}
-
-fn warnings(env: &Value) -> Vec<String> {
-    env["warnings"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|w| w.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+fn require(program: &str) -> bool {
+    common::require(program, true)
 }
 
 fn gopls_on_path() -> bool {

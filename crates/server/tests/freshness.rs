@@ -8,122 +8,28 @@
 //! test says "skipped". Waits are generous polls (the debounce is 300 ms; nothing here
 //! asserts a duration).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use common::{Client, NAVMAP, call, err_code, fixture, ok, warned};
 use serde_json::{Value, json};
 
-const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
+async fn client(root: &Path, flags: &[&str], env: &[(&str, &str)]) -> Client {
+    let env: Vec<(&str, String)> = env.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    common::client_with(root, flags, &env, None).await
+}
+
+fn require(program: &str) -> bool {
+    common::require(program, true)
+}
+
 /// Generous: a loaded 2-core machine, a debounce, a rebuild.
 const WAIT: Duration = Duration::from_secs(30);
 
 const PY_REFRESH: &str = "py:shop/store.py#SessionStore.refresh";
 const PY_STORE: &str = "shop/store.py";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tools_path() -> String {
-    let tools = repo().join(".tools/node_modules/.bin");
-    let tools = tools.canonicalize().unwrap_or(tools);
-    format!(
-        "{}:{}",
-        tools.display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
-}
-
-/// Is `program` installed? With `CI` set, a missing server fails the test.
-fn require(program: &str) -> bool {
-    let found = tools_path()
-        .split(':')
-        .any(|d| Path::new(d).join(program).is_file());
-    if found {
-        eprintln!("server ran: {program}");
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{program} is not installed but CI is set: run scripts/install-servers.sh");
-    }
-    eprintln!("skipped: {program} not installed (run scripts/install-servers.sh)");
-    false
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-fn fixture(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("navmap-fresh-")
-        .tempdir()
-        .unwrap();
-    copy_dir(&repo().join("fixtures").join(name), dir.path());
-    dir
-}
-
-type Client = RunningService<RoleClient, ()>;
-
-async fn client(root: &Path, flags: &[&str], env: &[(&str, &str)]) -> Client {
-    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
-        cmd.arg("serve").arg("--root").arg(root).args(flags);
-        cmd.env("PATH", tools_path());
-        for (k, _) in std::env::vars() {
-            if k.starts_with("NAVMAP_") {
-                cmd.env_remove(k);
-            }
-        }
-        cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-    }))
-    .expect("spawn navmap serve");
-    ().serve(transport).await.expect("initialize")
-}
-
-async fn call(c: &Client, tool: &str, args: Value) -> Value {
-    let mut params = CallToolRequestParams::new(tool.to_string());
-    params.arguments = args.as_object().cloned();
-    let result = c
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-    let text = &result.content[0].as_text().expect("text").text;
-    let env: Value = serde_json::from_str(text).expect("a JSON envelope");
-    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
-    env
-}
-
-fn ok(env: &Value) -> &Value {
-    assert_eq!(env["ok"], true, "{env}");
-    &env["data"]
-}
-
-fn err_code(env: &Value) -> &str {
-    assert_eq!(env["ok"], false, "{env}");
-    env["error"]["code"].as_str().unwrap()
-}
-
-fn warned(env: &Value, words: &str) -> bool {
-    env["warnings"]
-        .as_array()
-        .is_some_and(|ws| ws.iter().any(|w| w.as_str().unwrap_or("").contains(words)))
-}
 
 fn strings(v: &Value) -> Vec<&str> {
     v.as_array()

@@ -2,9 +2,12 @@
 //! (`fixtures/README.md`): issue 3's "done when" items 1–3, progress notifications, and
 //! the map's error codes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use common::fixture;
 use rmcp::model::{
     CallToolRequestParams, NumberOrString, ProgressNotificationParam, ProgressToken,
     RequestMetaObject,
@@ -100,28 +103,6 @@ const CASES: [Case; 5] = [
         call: ("s.Refresh(key)", "s.Put(key)"),
     },
 ];
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
-fn fixture(dir: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let src: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(dir);
-    copy_dir(&src, tmp.path());
-    tmp
-}
 
 /// A client that records progress notifications.
 #[derive(Clone, Default)]

@@ -6,134 +6,16 @@
 //! with `CI` set their absence fails the tests, otherwise the tests say "skipped". Each
 //! test prints which servers ran.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use common::{Client, call, err_code, fake_lsp, fixture, ok, require};
 use serde_json::{Value, json};
 
-const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tools_path() -> String {
-    let tools = repo().join(".tools/node_modules/.bin");
-    let tools = tools.canonicalize().unwrap_or(tools);
-    format!(
-        "{}:{}",
-        tools.display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
-}
-
-fn require(program: &str, required_in_ci: bool) -> bool {
-    let found = tools_path()
-        .split(':')
-        .any(|d| Path::new(d).join(program).is_file());
-    if found {
-        eprintln!("server ran: {program}");
-        return true;
-    }
-    if required_in_ci && std::env::var_os("CI").is_some() {
-        panic!("{program} is not installed but CI is set: run scripts/install-servers.sh");
-    }
-    eprintln!("skipped: {program} not installed");
-    false
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-fn fixture(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("navmap-nav-")
-        .tempdir()
-        .unwrap();
-    copy_dir(&repo().join("fixtures").join(name), dir.path());
-    dir
-}
-
-/// The fake language server, built on first use.
-fn fake_lsp() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().unwrap();
-            let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
-            let mut args = vec!["build", "--quiet", "-p", "fake-lsp"];
-            if profile_dir.ends_with("release") {
-                args.push("--release");
-            }
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(args)
-                .current_dir(repo())
-                .status()
-                .expect("cargo build -p fake-lsp");
-            assert!(status.success());
-            profile_dir.join("fake-lsp")
-        })
-        .clone()
-}
-
-async fn client(root: &Path, env: &[(&str, String)]) -> RunningService<RoleClient, ()> {
-    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
-        cmd.arg("serve").arg("--root").arg(root);
-        cmd.env("PATH", tools_path());
-        for (k, _) in std::env::vars() {
-            if k.starts_with("NAVMAP_") || k.starts_with("FAKE_LSP_") {
-                cmd.env_remove(k);
-            }
-        }
-        // Fixture copies live in temp dirs: keep the map there too.
-        cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-    }))
-    .expect("spawn navmap serve");
-    ().serve(transport).await.expect("initialize")
-}
-
-async fn call(c: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> Value {
-    let mut params = CallToolRequestParams::new(tool.to_string());
-    params.arguments = args.as_object().cloned();
-    let result = c
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-    let text = &result.content[0].as_text().expect("text").text;
-    let env: Value = serde_json::from_str(text).expect("a JSON envelope");
-    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
-    if env["ok"] == true {
-        let tb = &env["tokenBudget"];
-        assert!(tb["used"].as_u64().unwrap() <= tb["max"].as_u64().unwrap());
-    }
-    env
-}
-
-fn ok(env: &Value) -> &Value {
-    assert_eq!(env["ok"], true, "{env}");
-    &env["data"]
-}
-
-fn err_code(env: &Value) -> &str {
-    assert_eq!(env["ok"], false, "{env}");
-    env["error"]["code"].as_str().unwrap()
+async fn client(root: &Path, env: &[(&str, String)]) -> Client {
+    common::client_with(root, &[], env, None).await
 }
 
 fn has(list: &Value, pred: impl Fn(&Value) -> bool) -> bool {
@@ -177,7 +59,7 @@ struct Shop {
     class_kind: &'static str,
 }
 
-async fn shop_answers(c: &RunningService<RoleClient, ()>, s: &Shop) {
+async fn shop_answers(c: &Client, s: &Shop) {
     let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
 
     // nav_definition: across files, with UTF-16 columns (the line holds 🚀 and é).
@@ -311,7 +193,7 @@ async fn shop_answers(c: &RunningService<RoleClient, ()>, s: &Shop) {
 
 /// Inserts two lines at the top of the store file: the next definition moves by two,
 /// with the same server process.
-async fn disk_edit_is_visible(c: &RunningService<RoleClient, ()>, root: &Path, s: &Shop) {
+async fn disk_edit_is_visible(c: &Client, root: &Path, s: &Shop) {
     let status = call(c, "map_status", json!({})).await;
     let lsp = &ok(&status)["lsp"][s.lang];
     assert!(
@@ -334,13 +216,13 @@ async fn disk_edit_is_visible(c: &RunningService<RoleClient, ()>, root: &Path, s
     assert_eq!(ok(&status)["lsp"][s.lang]["pid"], pid);
 }
 
-async fn close_and_check_no_orphans(c: RunningService<RoleClient, ()>, pid: u64) {
+async fn close_and_check_no_orphans(c: Client, pid: u64) {
     assert!(process_alive(pid));
     c.cancel().await.unwrap();
     assert!(gone(pid).await, "language server {pid} outlived navmap");
 }
 
-async fn server_pid(c: &RunningService<RoleClient, ()>, lang: &str) -> u64 {
+async fn server_pid(c: &Client, lang: &str) -> u64 {
     let status = call(c, "map_status", json!({})).await;
     ok(&status)["lsp"][lang]["pid"].as_u64().unwrap()
 }
@@ -384,7 +266,7 @@ async fn python_fixture_through_mcp_with_pyright() {
     close_and_check_no_orphans(c, pid).await;
 }
 
-fn c_ref(c: &RunningService<RoleClient, ()>) -> &RunningService<RoleClient, ()> {
+fn c_ref(c: &Client) -> &Client {
     c
 }
 

@@ -1,0 +1,179 @@
+//! Helpers shared by the server's integration tests: the repository and its tools folder,
+//! requiring a language server (a missing one fails under `CI`, else the test says
+//! "skipped"), copying a fixture to a temp dir, spawning `navmap serve` as a real MCP
+//! client (rmcp over the child's stdio), calling a tool and reading its envelope.
+//!
+//! Each test file does `mod common;` and uses what it needs; helpers that only one file
+//! needs stay in that file.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+
+pub const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
+
+pub type Client = RunningService<RoleClient, ()>;
+
+/// The repository root (this checkout).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The git-ignored folder where `scripts/install-servers.sh` puts the npm servers.
+pub fn tools_dir() -> PathBuf {
+    let tools = repo().join(".tools/node_modules/.bin");
+    tools.canonicalize().unwrap_or(tools)
+}
+
+/// `PATH` for the child: the tools folder first, then the test's own `PATH`.
+pub fn tools_path() -> String {
+    format!(
+        "{}:{}",
+        tools_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// Is `program` installed (tools folder or `PATH`)? With `CI` set and `required_in_ci`, a
+/// missing server fails the test rather than skipping it.
+pub fn require(program: &str, required_in_ci: bool) -> bool {
+    let found = tools_path()
+        .split(':')
+        .any(|d| Path::new(d).join(program).is_file());
+    if found {
+        eprintln!("server ran: {program}");
+        return true;
+    }
+    if required_in_ci && std::env::var_os("CI").is_some() {
+        panic!("{program} is not installed but CI is set: run scripts/install-servers.sh");
+    }
+    eprintln!("skipped: {program} not installed (run scripts/install-servers.sh)");
+    false
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A temp copy of `fixtures/<name>` (tests change their copy, never the fixture); an empty
+/// temp dir for `name == ""`.
+pub fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("navmap-test-")
+        .tempdir()
+        .unwrap();
+    if !name.is_empty() {
+        copy_dir(&repo().join("fixtures").join(name), dir.path());
+    }
+    dir
+}
+
+/// The fake language server (`tests/fake-lsp`), built on first use.
+pub fn fake_lsp() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().unwrap();
+            let profile_dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+            let mut args = vec!["build", "--quiet", "-p", "fake-lsp"];
+            if profile_dir.ends_with("release") {
+                args.push("--release");
+            }
+            let status = std::process::Command::new(env!("CARGO"))
+                .args(args)
+                .current_dir(repo())
+                .status()
+                .expect("cargo build -p fake-lsp");
+            assert!(status.success());
+            profile_dir.join("fake-lsp")
+        })
+        .clone()
+}
+
+/// `navmap serve --root root <flags>` as a real MCP client. The child's environment has no
+/// `NAVMAP_*` / `FAKE_LSP_*` variables of the test's own, its `PATH` is `path` (default:
+/// [`tools_path`]), its map lives in the root's `.navmap/`, and `env` is set last.
+pub async fn client_with(
+    root: &Path,
+    flags: &[&str],
+    env: &[(&str, String)],
+    path: Option<String>,
+) -> Client {
+    let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
+        cmd.arg("serve").arg("--root").arg(root).args(flags);
+        cmd.env("PATH", path.clone().unwrap_or_else(tools_path));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("NAVMAP_") || k.starts_with("FAKE_LSP_") {
+                cmd.env_remove(k);
+            }
+        }
+        // Fixture copies live in temp dirs: keep the map there too.
+        cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+    }))
+    .expect("spawn navmap serve");
+    ().serve(transport).await.expect("initialize")
+}
+
+/// Calls `tool` and returns its envelope; checks that `isError` matches `ok` and that an
+/// answer fits its budget.
+pub async fn call(c: &Client, tool: &str, args: Value) -> Value {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    params.arguments = args.as_object().cloned();
+    let result = c
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+    let text = &result.content[0].as_text().expect("text").text;
+    let env: Value = serde_json::from_str(text).expect("a JSON envelope");
+    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
+    if env["ok"] == true {
+        let tb = &env["tokenBudget"];
+        assert!(
+            tb["used"].as_u64().unwrap() <= tb["max"].as_u64().unwrap(),
+            "{text}"
+        );
+    }
+    env
+}
+
+pub fn ok(env: &Value) -> &Value {
+    assert_eq!(env["ok"], true, "{env}");
+    &env["data"]
+}
+
+pub fn err_code(env: &Value) -> &str {
+    assert_eq!(env["ok"], false, "{env}");
+    env["error"]["code"].as_str().unwrap()
+}
+
+pub fn warnings(env: &Value) -> Vec<String> {
+    env["warnings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| w.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub fn warned(env: &Value, words: &str) -> bool {
+    warnings(env).iter().any(|w| w.contains(words))
+}
