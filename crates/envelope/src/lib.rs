@@ -53,5 +53,7 @@ pub use budget::{
 };
 pub use cursor::{Cursor, RESERVED_ARGS, args_hash};
 pub use error::{ErrorCode, ToolError};
-pub use payload::{Comparator, ListSpec, Payload, Ranker, SHORTENABLE_KEYS};
+pub use payload::{
+    Cap, Comparator, ListSpec, PathOf, Payload, Ranker, SHORTENABLE_KEYS, Suggestion, busiest_dir,
+};
 pub use render::{Rendered, Request, render, render_error};
