@@ -350,6 +350,11 @@ impl Params {
         Ok(Args {
             tool: tool.to_string(),
             signature: self.signature(tool),
+            given: raw
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, _)| k.clone())
+                .collect(),
             values,
         })
     }
@@ -365,9 +370,16 @@ pub struct Args {
     tool: String,
     signature: String,
     values: Map<String, Value>,
+    /// The names the call set itself (not filled in from defaults).
+    given: Vec<String>,
 }
 
 impl Args {
+    /// Whether the call set `name` itself (rather than getting its default).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.iter().any(|g| g == name)
+    }
+
     /// All values, defaults applied (what cursors are bound to).
     pub fn values(&self) -> &Map<String, Value> {
         &self.values

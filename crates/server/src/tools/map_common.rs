@@ -109,6 +109,45 @@ pub fn node_json(n: &NodeView) -> JsonMap<String, Value> {
     o
 }
 
+/// Lists of at most this many nodes carry `signature` and `doc` in their compact views.
+pub const FEW: usize = 5;
+
+/// The compact node view of map answers (docs/answers.md): `{id, kind, line, signature?,
+/// doc?, stale?}`. `file` and `name` are left out because the ID says them
+/// (`<lang>:<file>#<qualified.name>`); `signature`/`doc` only when `detail` (the list is
+/// short, or the node is the answer itself); `stale` only when true.
+pub fn compact_node(n: &NodeView, detail: bool) -> JsonMap<String, Value> {
+    let mut o = JsonMap::new();
+    o.insert("id".into(), n.id.clone().into());
+    o.insert("kind".into(), n.kind.as_str().into());
+    if let Some(l) = n.line {
+        o.insert("line".into(), l.into());
+    }
+    if detail {
+        if let Some(s) = &n.signature {
+            o.insert("signature".into(), s.clone().into());
+        }
+        if let Some(d) = &n.doc {
+            o.insert("doc".into(), d.clone().into());
+        }
+    }
+    if n.stale {
+        o.insert("stale".into(), true.into());
+    }
+    o
+}
+
+/// The file part of a node ID (`py:src/a.py#X.y` → `src/a.py`): notes suggest prefixes of
+/// the files an answer holds.
+pub fn id_file(v: &Value) -> Option<String> {
+    let id = v.get("id")?.as_str()?;
+    let (_, rest) = id.split_once(':')?;
+    if rest.starts_with("ext:") {
+        return None;
+    }
+    Some(rest.split('#').next().unwrap_or(rest).to_string())
+}
+
 /// The warning for answers that touch stale files, if any: how many, and what to do.
 pub fn stale_warning<'a>(nodes: impl IntoIterator<Item = &'a NodeView>) -> Option<String> {
     let files: BTreeSet<&str> = nodes
