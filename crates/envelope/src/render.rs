@@ -641,7 +641,10 @@ impl Fitter {
                 main.total,
                 format!(
                     "{sentence}{also}{}",
-                    note_tail(main.narrowing, main.raise.as_deref().unwrap_or("tokenBudget"))
+                    note_tail(
+                        main.narrowing,
+                        main.raise.as_deref().unwrap_or("tokenBudget")
+                    )
                 ),
             )
         });

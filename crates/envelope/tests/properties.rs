@@ -157,7 +157,10 @@ fn check(out: &Rendered, asked: i64) -> Result<Value, TestCaseError> {
         // "…, or raise tokenBudget." (a cap names its own parameter: "raise maxNodes.").
         let raised = note.rsplit_once("aise ").map(|(_, p)| p).unwrap_or("");
         prop_assert!(
-            raised.ends_with('.') && raised[..raised.len() - 1].chars().all(|c| c.is_ascii_alphabetic()),
+            raised.ends_with('.')
+                && raised[..raised.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic()),
             "{}",
             note
         );

@@ -601,7 +601,14 @@ fn caps_are_reported_like_cuts() {
     let payload = || {
         Payload::new(json!({"neighbors": items.clone()}))
             .list(ListSpec::new("/neighbors", "neighbors"))
-            .capped("neighbors", 50, 120, "maxNodes", 50, "Pass edgeKinds to narrow")
+            .capped(
+                "neighbors",
+                50,
+                120,
+                "maxNodes",
+                50,
+                "Pass edgeKinds to narrow",
+            )
     };
     let env = parse(&render(Ok(payload()), &req(10_000)));
     assert_eq!(env["truncated"], true);
@@ -609,10 +616,14 @@ fn caps_are_reported_like_cuts() {
     assert_eq!(env["dropped"]["count"], 70);
     assert_eq!(env["dropped"]["total"], 120);
     let note = env["dropped"]["note"].as_str().unwrap();
-    assert!(note.contains("maxNodes=50") && note.ends_with("or raise maxNodes."), "{note}");
+    assert!(
+        note.contains("maxNodes=50") && note.ends_with("or raise maxNodes."),
+        "{note}"
+    );
     assert!(env.get("cursor").is_none(), "a cap has no next page");
     // A cap that cut nothing is no cut.
-    let whole = Payload::new(json!({"neighbors": []})).capped("neighbors", 3, 3, "maxNodes", 50, "");
+    let whole =
+        Payload::new(json!({"neighbors": []})).capped("neighbors", 3, 3, "maxNodes", 50, "");
     let env = parse(&render(Ok(whole), &req(10_000)));
     assert_eq!(env["truncated"], false);
     // With a budget cut as well: both are named.

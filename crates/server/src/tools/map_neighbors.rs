@@ -17,9 +17,7 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::{Direction, EdgeKind, NodeKind};
 use serde_json::{Value, json};
 
-use super::map_common::{
-    EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map,
-};
+use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
 use super::map_search::KINDS;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -142,17 +140,14 @@ impl Tool for MapNeighbors {
             if depth > 1 {
                 spec = spec.narrowing_param("depth", "depth:1");
             }
-            let mut payload = Payload::new(data)
-                .list(spec)
-                .generation(generation)
-                .capped(
-                    "neighbors",
-                    r.neighbors.len(),
-                    r.total,
-                    "maxNodes",
-                    max as i64,
-                    "Pass edgeKinds, direction or kind to narrow",
-                );
+            let mut payload = Payload::new(data).list(spec).generation(generation).capped(
+                "neighbors",
+                r.neighbors.len(),
+                r.total,
+                "maxNodes",
+                max as i64,
+                "Pass edgeKinds, direction or kind to narrow",
+            );
             if let Some(w) =
                 stale_warning(std::iter::once(&r.node).chain(r.neighbors.iter().map(|n| &n.node)))
             {

@@ -16,9 +16,9 @@ use navmap_map::NodeKind;
 use serde_json::{Value, json};
 
 use super::map_common::{FEW, before_answer, compact_node, stale_warning, with_map};
-use navmap_map::MatchKind;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
+use navmap_map::MatchKind;
 
 /// `any` plus every node kind of contract §3.
 pub const KINDS: &[&str] = &[
