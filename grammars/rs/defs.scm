@@ -31,6 +31,9 @@
 (static_item name: (identifier) @name) @definition.constant
 (mod_item name: (identifier) @name body: (_) @body) @definition.module
 
+; Enum variants: constants of the enum (their fields are the variant's properties).
+(enum_variant_list (enum_variant name: (identifier) @name) @definition.constant)
+
 ; Struct fields.
 (field_declaration_list (field_declaration name: (field_identifier) @name) @definition.property)
 

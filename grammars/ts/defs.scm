@@ -19,6 +19,9 @@
 (method_signature name: (_) @name) @definition.method
 (public_field_definition name: (_) @name) @definition.property
 (property_signature name: (_) @name) @definition.property
+; Enum members (`A`, `B = 2`): constants of the enum.
+(enum_body name: (_) @name @definition.constant)
+(enum_body (enum_assignment name: (_) @name) @definition.constant)
 
 ; Module-level `const f = () => …` / `function` expressions are functions; other
 ; `const`s are constants, `let`/`var` variables.
