@@ -97,7 +97,9 @@ pub struct Cap {
     /// The parameter that capped the list and its value (`maxNodes`, 50).
     pub param: String,
     pub value: i64,
-    /// The narrowing sentence (`Pass edgeKinds to narrow`), or empty.
+    /// The narrowing sentence (`Pass edgeKinds to narrow`), or empty. When a declared list
+    /// of the same `kind` has suggestions, its sentence (without the parameters the call
+    /// set) is used instead.
     pub narrowing: String,
 }
 
@@ -107,8 +109,9 @@ pub struct ListSpec {
     /// A JSON pointer into `data` (`/results`, `/neighbors`). A `*` segment matches every
     /// item of an array, declaring a nested list (`/clusters/*/hubs`): each instance is
     /// ranked and cut to the same length ("evenly"), and nested lists are cut before the
-    /// lists that hold them. Cursors page top-level lists only. Top-level lists must not
-    /// nest inside one another (declare the inner one with `*`).
+    /// lists that hold them. A cursor pages the top-level lists when one was cut, else the
+    /// cut nested lists (every instance moves on by as many items). Top-level lists must
+    /// not nest inside one another (declare the inner one with `*`).
     pub path: String,
     /// What the items are, for `dropped.kind` and the note (`references`).
     pub kind: String,
@@ -152,6 +155,16 @@ impl ListSpec {
     pub fn narrowing_param(mut self, param: impl Into<String>, text: impl Into<String>) -> Self {
         self.suggestions.push(Suggestion::Fixed {
             param: param.into(),
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Suggests `text` whatever the call set (`depth:1` when the call asked for depth 3:
+    /// a value other than the one in effect).
+    pub fn narrowing_always(mut self, text: impl Into<String>) -> Self {
+        self.suggestions.push(Suggestion::Fixed {
+            param: String::new(),
             text: text.into(),
         });
         self

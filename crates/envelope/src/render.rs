@@ -290,6 +290,11 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
     });
     warnings.extend(clamp_warning.clone());
 
+    let suggesting: Vec<String> = specs
+        .iter()
+        .filter(|s| !s.suggestions.is_empty())
+        .map(|s| s.kind.clone())
+        .collect();
     let (nested_specs, top_specs): (Vec<_>, Vec<_>) = specs
         .into_iter()
         .partition(|s| s.path.split('/').any(|seg| seg == "*"));
@@ -384,6 +389,22 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
             }
             // … or anywhere else in `data`.
             None => for_each_instance(&mut data, &n.segments, &mut drain),
+        }
+    }
+
+    // A cap's note narrows like its list's (parameters the call set left out), when the
+    // list declares suggestions.
+    let mut caps = caps;
+    for cap in &mut caps {
+        let same = lists
+            .iter()
+            .map(|l| (&l.kind, &l.narrowing))
+            .chain(nested.iter().map(|n| (&n.kind, &n.narrowing)))
+            .find(|(k, _)| **k == cap.kind);
+        if let Some((_, narrowing)) = same
+            && suggesting.contains(&cap.kind)
+        {
+            cap.narrowing = narrowing.clone();
         }
     }
 

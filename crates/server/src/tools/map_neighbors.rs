@@ -138,7 +138,8 @@ impl Tool for MapNeighbors {
                 .narrowing_param("direction", "direction:'in'|'out'")
                 .narrowing_param("kind", "kind");
             if depth > 1 {
-                spec = spec.narrowing_param("depth", "depth:1");
+                // Another value than the one in effect: suggested although depth was set.
+                spec = spec.narrowing_always("depth:1");
             }
             let mut payload = Payload::new(data).list(spec).generation(generation).capped(
                 "neighbors",

@@ -9,7 +9,7 @@
 //! Shape (docs/answers.md): `{builtAt, files, symbols, staleFiles, languages, clusters:
 //! [{id, label, files, hubs: [{id, kind, line}]}], other?: {clusters, files}, hint?}`. A
 //! cluster's `label` is the directory holding most of its hubs (so it never contradicts
-//! them); single-file clusters without hubs are folded into `other`; `hint` says when
+//! them); clusters without hubs (mostly single files) are folded into `other`; `hint` says when
 //! `focus` matched no file.
 
 use std::sync::Arc;
@@ -69,7 +69,8 @@ impl Tool for MapOverview {
             let (mut other_clusters, mut other_files) = (0usize, 0usize);
             let mut clusters: Vec<Value> = Vec::new();
             for c in &o.clusters {
-                if c.hubs.is_empty() && c.files <= 1 {
+                // A cluster without hubs says nothing but its size: counted, not listed.
+                if c.hubs.is_empty() {
                     other_clusters += 1;
                     other_files += c.files;
                     continue;

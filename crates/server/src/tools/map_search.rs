@@ -104,11 +104,10 @@ impl Tool for MapSearch {
                 )
                 .into();
             }
-            // `query` is always set, yet a longer one still narrows: its suggestion is keyed
-            // by a name no call sets.
+            // `query` is always set, yet a longer one still narrows.
             let spec = ListSpec::new("/results", "results")
                 .narrowing_param("kind", "kind")
-                .narrowing_param("query (longer)", "a longer query");
+                .narrowing_always("a longer query");
             let mut payload = Payload::new(data).list(spec).generation(generation);
             if !alone {
                 payload = payload.capped(

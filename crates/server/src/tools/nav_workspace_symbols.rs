@@ -88,7 +88,13 @@ impl Tool for NavWorkspaceSymbols {
                             }
                             v["line"] = Value::from(pos.line + 1);
                             v["col"] = Value::from(pos.character + 1);
-                            v["language"] = Value::from(lang.clone());
+                            // One server may answer for several languages (ts and js
+                            // share one): the file's own language labels the result.
+                            let file_lang = ctx
+                                .languages
+                                .for_path(&s.path.to_string_lossy())
+                                .map_or(lang.as_str(), |l| l.id());
+                            v["language"] = Value::from(file_lang);
                             results.push((match_rank(&s.name, &query), v));
                         }
                     }

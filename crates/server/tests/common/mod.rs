@@ -177,3 +177,16 @@ pub fn warnings(env: &Value) -> Vec<String> {
 pub fn warned(env: &Value, words: &str) -> bool {
     warnings(env).iter().any(|w| w.contains(words))
 }
+
+/// `navmap serve` on `root` with the default environment, its map built (one
+/// `map_rebuild`, which also waits for the background build).
+pub async fn serve_built(root: &Path) -> Client {
+    let c = client_with(root, &[], &[], None).await;
+    ok(&call(&c, "map_rebuild", serde_json::json!({})).await);
+    c
+}
+
+/// The `dropped.note` of an envelope ("" when nothing was dropped).
+pub fn note(env: &Value) -> String {
+    env["dropped"]["note"].as_str().unwrap_or("").to_string()
+}
