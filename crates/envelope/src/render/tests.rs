@@ -632,3 +632,43 @@ fn caps_are_reported_like_cuts() {
     let note = env["dropped"]["note"].as_str().unwrap();
     assert!(note.contains("neighbors"), "{note}");
 }
+
+#[test]
+fn cap_notes_use_their_lists_suggestions_and_always_ones_stay() {
+    let items: Vec<Value> = (0..50).map(|i| json!({"id": format!("n{i}")})).collect();
+    let payload = |given: &[&str]| {
+        Payload::new(json!({"neighbors": items.clone()}))
+            .list(
+                ListSpec::new("/neighbors", "neighbors")
+                    .narrowing_param("edgeKinds", "edgeKinds")
+                    .narrowing_param("direction", "direction")
+                    .narrowing_always("depth:1"),
+            )
+            .capped(
+                "neighbors",
+                50,
+                120,
+                "maxNodes",
+                50,
+                "Pass edgeKinds or direction",
+            )
+            .given(given.iter().copied())
+    };
+    let env = parse(&render(Ok(payload(&["edgeKinds", "depth"])), &req(10_000)));
+    let note = env["dropped"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("Pass direction or depth:1 to narrow") && !note.contains("edgeKinds"),
+        "{note}"
+    );
+}
+
+/// `complete` is the tool's statement about its source list (whole before any cut); the
+/// envelope never rewrites it: a budget cut is `truncated`, not incompleteness.
+#[test]
+fn a_cut_leaves_complete_alone() {
+    let payload = Payload::new(json!({"complete": true, "locations": refs(300)}))
+        .list(ListSpec::new("/locations", "references"));
+    let env = parse(&render(Ok(payload), &req(300)));
+    assert_eq!(env["truncated"], true);
+    assert_eq!(env["data"]["complete"], true);
+}
