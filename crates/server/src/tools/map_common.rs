@@ -80,8 +80,10 @@ pub async fn with_map<T: Send + 'static>(
     }
 }
 
-/// The contract's node view: `{id, kind, name, file, line, signature?, doc?, score,
-/// cluster?, stale?}` (absent rather than null; `stale` only when true).
+/// The full node view: `{id, kind, name, file, line, signature?, doc?, score, cluster?,
+/// stale?}` (absent rather than null; `stale` only when true). Map answers use the compact
+/// [`compact_node`] instead (docs/answers.md); this one is for answers that describe one
+/// node in full.
 pub fn node_json(n: &NodeView) -> JsonMap<String, Value> {
     let mut o = JsonMap::new();
     o.insert("id".into(), n.id.clone().into());
@@ -135,17 +137,6 @@ pub fn compact_node(n: &NodeView, detail: bool) -> JsonMap<String, Value> {
         o.insert("stale".into(), true.into());
     }
     o
-}
-
-/// The file part of a node ID (`py:src/a.py#X.y` → `src/a.py`): notes suggest prefixes of
-/// the files an answer holds.
-pub fn id_file(v: &Value) -> Option<String> {
-    let id = v.get("id")?.as_str()?;
-    let (_, rest) = id.split_once(':')?;
-    if rest.starts_with("ext:") {
-        return None;
-    }
-    Some(rest.split('#').next().unwrap_or(rest).to_string())
 }
 
 /// The warning for answers that touch stale files, if any: how many, and what to do.
