@@ -51,6 +51,8 @@
 (export_statement value: (identifier) @exported.name)
 (class_body [(method_definition) (abstract_method_signature) (public_field_definition)] @exported)
 (interface_body [(method_signature) (property_signature)] @exported)
+(enum_body name: (_) @exported)
+(enum_body (enum_assignment) @exported)
 ((method_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
 ((public_field_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
 (method_definition name: (private_property_identifier)) @unexported

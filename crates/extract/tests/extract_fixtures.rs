@@ -662,8 +662,8 @@ fn enum_members_and_variants_are_constants() {
         &defs(&f),
         &[
             "def enum Mode @0:12 pub",
-            "def constant Mode.Fast @0:19 parent=Mode",
-            "def constant Mode.Slow @0:25 parent=Mode",
+            "def constant Mode.Fast @0:19 pub parent=Mode",
+            "def constant Mode.Slow @0:25 pub parent=Mode",
         ],
     );
     let f = extract_source(
@@ -675,9 +675,9 @@ fn enum_members_and_variants_are_constants() {
         &defs(&f),
         &[
             "def enum Shape @0:9 pub",
-            "def constant Shape.Dot @0:17 parent=Shape",
-            "def constant Shape.Circle @0:22 parent=Shape",
-            "def constant Shape.Rect @0:35 parent=Shape",
+            "def constant Shape.Dot @0:17 pub parent=Shape",
+            "def constant Shape.Circle @0:22 pub parent=Shape",
+            "def constant Shape.Rect @0:35 pub parent=Shape",
             "def property Shape.Rect.w @0:42 parent=Shape.Rect",
         ],
     );
