@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use navmap_envelope::{ErrorCode, ToolError};
-use navmap_map::{Map, MapError, NodeView, Phase, Progress};
+use navmap_map::{Map, MapError, NodeKind, NodeView, Phase, Progress};
 use serde_json::{Map as JsonMap, Value, json};
 
 use crate::ServerContext;
@@ -117,12 +117,13 @@ pub const FEW: usize = 5;
 /// The compact node view of map answers (docs/answers.md): `{id, kind, line, signature?,
 /// doc?, stale?}`. `file` and `name` are left out because the ID says them
 /// (`<lang>:<file>#<qualified.name>`); `signature`/`doc` only when `detail` (the list is
-/// short, or the node is the answer itself); `stale` only when true.
+/// short, or the node is the answer itself); `stale` only when true. A file's `line` (always
+/// 1) is left out too.
 pub fn compact_node(n: &NodeView, detail: bool) -> JsonMap<String, Value> {
     let mut o = JsonMap::new();
     o.insert("id".into(), n.id.clone().into());
     o.insert("kind".into(), n.kind.as_str().into());
-    if let Some(l) = n.line {
+    if let Some(l) = n.line.filter(|_| n.kind != NodeKind::File) {
         o.insert("line".into(), l.into());
     }
     if detail {

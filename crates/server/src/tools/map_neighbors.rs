@@ -122,12 +122,7 @@ impl Tool for MapNeighbors {
                     Value::Object(o)
                 })
                 .collect();
-            let mut node = serde_json::Map::new();
-            node.insert("id".into(), r.node.id.clone().into());
-            node.insert("kind".into(), r.node.kind.as_str().into());
-            if let Some(l) = r.node.line {
-                node.insert("line".into(), l.into());
-            }
+            let node = compact_node(&r.node, false);
             let data = json!({
                 "node": Value::Object(node),
                 "neighbors": neighbors,
