@@ -100,7 +100,7 @@ impl Tool for MapSearch {
                 let others = found.total - exact;
                 data["others"] = others.into();
                 data["hint"] = format!(
-                    "Exact match(es) only; {others} other (prefix, substring, fuzzy) match(es): pass limit to list them."
+                    "Exact match(es) only; {others} more (ranked: exact, prefix, substring, fuzzy): pass limit to list them."
                 )
                 .into();
             }
