@@ -681,6 +681,21 @@ fn enum_members_and_variants_are_constants() {
             "def property Shape.Rect.w @0:42 parent=Shape.Rect",
         ],
     );
+    // JavaScript has none either: a `/** @enum */` object's keys are its constants.
+    let f = extract_source(
+        "js",
+        "m.js",
+        "/** @enum {string} */\nexport const Level = { LOW: 'low', HIGH: 'high' };\nconst plain = { a: 1 };\n",
+    );
+    let d = defs(&f);
+    assert_has(
+        &d,
+        &[
+            "def constant Level.LOW @1:23 parent=Level",
+            "def constant Level.HIGH @1:35 parent=Level",
+        ],
+    );
+    assert_none_starts(&d, &["def constant plain.a"]);
     // Go has no enum type: its iota constants already are package-level constants.
     let f = extract_source(
         "go",
