@@ -97,6 +97,13 @@ async fn neighbors_are_compact_and_one_call_answers() {
         "{d}"
     );
     assert!(items(&d, "neighbors").iter().all(|n| n["kind"] == "method"));
+    // Contains edges are exact by construction: not said on each member.
+    assert!(
+        items(&d, "neighbors")
+            .iter()
+            .all(|n| n.get("confidence").is_none()),
+        "{d}"
+    );
     assert_eq!(d["total"], 4);
 
     // Subclasses in one call.

@@ -8,7 +8,8 @@
 //!
 //! The answer is `{node: {id, kind, line}, neighbors: [{id, kind, line, edge?, direction?,
 //! depth?, via?, confidence, edgeLine?, signature?, doc?}], total}` (docs/answers.md):
-//! `edge`/`direction`/`depth` are left out when the request fixed one value for them,
+//! `edge`/`direction`/`depth` are left out when the request fixed one value for them
+//! (`confidence` when it asked for `contains` edges only: always exact),
 //! `via` appears from depth 2, `signature`/`doc` only when the list is short.
 
 use std::sync::Arc;
@@ -79,6 +80,11 @@ impl Tool for MapNeighbors {
                 .map(|v| v.iter().filter_map(|k| NodeKind::parse(k)).collect());
             // What the request fixed need not be repeated on every item.
             let one_edge = kinds.as_ref().is_some_and(|k| k.len() == 1);
+            // `contains` edges are exact by construction: asking for them alone makes
+            // `confidence` a constant.
+            let only_contains = kinds
+                .as_ref()
+                .is_some_and(|k| k.iter().all(|e| *e == EdgeKind::Contains));
             let one_direction = direction != Direction::Both;
             let notes = before_answer(ctx).await;
             let (r, generation) = with_map(ctx, "nodeId", move |m| {
@@ -111,7 +117,9 @@ impl Tool for MapNeighbors {
                         o.insert("depth".into(), n.depth.into());
                     }
                     // `resolved` is `confidence != candidate`: not repeated.
-                    o.insert("confidence".into(), n.confidence.as_str().into());
+                    if !only_contains {
+                        o.insert("confidence".into(), n.confidence.as_str().into());
+                    }
                     if n.depth > 1 {
                         o.insert("via".into(), n.via.clone().into());
                     }
