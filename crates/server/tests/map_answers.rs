@@ -106,6 +106,25 @@ async fn neighbors_are_compact_and_one_call_answers() {
     );
     assert_eq!(d["total"], 4);
 
+    // A file's contents in one call: its top-level definitions.
+    let d = ok(&call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "py:shop/store.py", "direction": "out", "edgeKinds": ["contains"]}),
+    )
+    .await)
+    .clone();
+    let mut contents = ids(items(&d, "neighbors"));
+    contents.sort();
+    assert_eq!(
+        contents,
+        [
+            "py:shop/store.py#DEFAULT_TTL",
+            "py:shop/store.py#SessionStore"
+        ],
+        "{d}"
+    );
+
     // Subclasses in one call.
     let d = ok(&call(
         &c,
