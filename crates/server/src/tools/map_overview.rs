@@ -1,4 +1,4 @@
-//! `map_overview {focus?, hubsPerCluster = 5}`: the repository at a glance — clusters of
+//! `map_overview {focus?, hubsPerCluster?}`: the repository at a glance — clusters of
 //! files that belong together, each with its most central symbols.
 //!
 //! `/clusters/*/hubs` are trimmed evenly first, then `/clusters` (largest first) is cut to
