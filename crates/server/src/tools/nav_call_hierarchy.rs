@@ -31,9 +31,10 @@ use serde_json::{Value, json};
 
 use super::map_common::with_map;
 use super::nav_common::{
-    Anchors, Place, Target, content_generation, enclosing, kind_name, lsp_error, nearby,
-    position_params,
+    Anchors, Place, Target, content_generation, enclosing, is_test_item, kind_name, lsp_error,
+    nav_narrowing, nearby, position_params,
 };
+use super::nav_references::FileFilter;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -68,6 +69,13 @@ impl Tool for NavCallHierarchy {
                 .required(),
             )
             .param(Param::integer("depth", "Levels to follow.", 1, 3).default(1))
+            .param(Param::integer("maxSites", "Call sites listed per call.", 1, 100).default(3))
+            .param(Param::string("fileFilter", "Only calls in files matching this glob or prefix."))
+            .param(Param::boolean("excludeTests", "Leave out test code.").default(false))
+            .param(
+                Param::boolean("includeExternal", "Also list callees outside the root.")
+                    .default(false),
+            )
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -75,9 +83,15 @@ impl Tool for NavCallHierarchy {
             let t = Target::from_args(ctx, &args).await?;
             let incoming = args.str("direction")? == "incoming";
             let depth = args.int("depth")? as usize;
+            let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
+                Some(f) => Some(FileFilter::parse(&args, f)?),
+                None => None,
+            };
             let lang = t.lang.id().to_string();
             let mut run = Run {
                 ctx,
+                args: &args,
+                filter,
                 lang: lang.clone(),
                 anchors: Anchors::new(ctx),
                 outlines: HashMap::new(),
@@ -146,7 +160,7 @@ impl Tool for NavCallHierarchy {
             seen.insert((root.path.clone(), root.selection_range.start));
             let mut frontier: Vec<CallItem> = vec![root];
             // (level, via, item) → index in `calls`, to merge repeated answers.
-            let mut merged: HashMap<(usize, ItemKey, ItemKey), usize> = HashMap::new();
+            let mut merged: HashMap<(usize, ItemKey, SameItem), usize> = HashMap::new();
             'levels: for level in 1..=depth {
                 let mut next = Vec::new();
                 for item in frontier {
@@ -190,9 +204,15 @@ impl Tool for NavCallHierarchy {
                             .collect();
                         let key = (call.item.path.clone(), call.item.selection_range.start);
                         // Servers repeat themselves (pyright lists a site twice; tsserver
-                        // lists an outgoing callee once per site, each with every site):
-                        // one entry per item and level, each site once.
-                        if let Some(&i) = merged.get(&(level, item_key(&item), key.clone())) {
+                        // lists an outgoing callee once per site, each with every site,
+                        // and once per overload declaration): one entry per item and
+                        // level (same file, name and detail), each site once.
+                        let same = (
+                            call.item.path.clone(),
+                            call.item.name.clone(),
+                            call.item.detail.clone(),
+                        );
+                        if let Some(&i) = merged.get(&(level, item_key(&item), same.clone())) {
                             let mut all = calls[i]["sites"].as_array().cloned().unwrap_or_default();
                             all.extend(sites);
                             calls[i]["sites"] = Value::from(dedupe_sites(all));
@@ -210,7 +230,7 @@ impl Tool for NavCallHierarchy {
                         v["depth"] = Value::from(level);
                         v["via"] = Value::from(item.name.clone());
                         v["sites"] = Value::from(sites);
-                        merged.insert((level, item_key(&item), key.clone()), calls.len());
+                        merged.insert((level, item_key(&item), same), calls.len());
                         if seen.insert(key) {
                             if level < depth {
                                 next.push(call.item);
@@ -230,6 +250,9 @@ impl Tool for NavCallHierarchy {
 
 /// Where an item's name is: identifies it across answers.
 type ItemKey = (PathBuf, Position);
+
+/// File, name and detail: overload declarations of one function are one item.
+type SameItem = (PathBuf, String, Option<String>);
 
 fn item_key(item: &CallItem) -> ItemKey {
     (item.path.clone(), item.selection_range.start)
@@ -252,6 +275,8 @@ fn dedupe_sites(sites: Vec<Value>) -> Vec<Value> {
 
 struct Run<'a> {
     ctx: &'a Arc<ServerContext>,
+    args: &'a Args,
+    filter: Option<FileFilter>,
     lang: String,
     anchors: Anchors<'a>,
     outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
@@ -637,8 +662,12 @@ impl<'a> Run<'a> {
         ))
     }
 
+    /// The answer: calls filtered (`fileFilter`, `excludeTests`, callees outside the root
+    /// unless `includeExternal`), each call's sites capped at `maxSites` with the count of
+    /// the rest (`moreSites`), test code ranked after the rest, and the sites declared as a
+    /// nested list so a budget cut thins them before it drops callers.
     fn finish(
-        self,
+        mut self,
         root: Value,
         incoming: bool,
         depth: usize,
@@ -646,16 +675,83 @@ impl<'a> Run<'a> {
         calls: Vec<Value>,
         snapped: Option<Value>,
     ) -> Payload {
-        let total = calls.len();
+        let max_sites = self.args.opt_int("maxSites").unwrap_or(3).max(1) as usize;
+        let exclude_tests = self.args.opt_bool("excludeTests").unwrap_or(false);
+        let include_external = self.args.opt_bool("includeExternal").unwrap_or(false);
+        let found = calls.len();
+        let (mut external, mut filtered, mut tests) = (0usize, 0usize, 0usize);
+        let mut kept: Vec<Value> = Vec::new();
+        for mut call in calls {
+            let is_external = call["external"].as_bool().unwrap_or(false);
+            if is_external {
+                if !include_external {
+                    external += 1;
+                    continue;
+                }
+                // Outside the root: named, never placed by path (contract §1).
+                let mut v = json!({"name": call["name"], "kind": call["kind"], "external": true});
+                for k in ["depth", "via", "seen"] {
+                    if let Some(x) = call.get(k) {
+                        v[k] = x.clone();
+                    }
+                }
+                kept.push(v);
+                continue;
+            }
+            let file = call["file"].as_str().unwrap_or("");
+            if self.filter.as_ref().is_some_and(|f| !f.matches(file)) {
+                filtered += 1;
+                continue;
+            }
+            if exclude_tests && is_test_item(&call) {
+                tests += 1;
+                continue;
+            }
+            if depth == 1 {
+                // One level: every call is depth 1 and via the root; saying so repeats the
+                // request.
+                if let Some(o) = call.as_object_mut() {
+                    o.remove("depth");
+                    o.remove("via");
+                }
+            }
+            let sites = call["sites"].as_array().cloned().unwrap_or_default();
+            if sites.len() > max_sites {
+                call["sites"] = Value::from(sites[..max_sites].to_vec());
+                call["moreSites"] = Value::from(sites.len() - max_sites);
+            }
+            kept.push(call);
+        }
+        if external > 0 {
+            self.warnings.push(format!(
+                "Left out {external} callee(s) outside the root (library code); pass includeExternal:true to list them."
+            ));
+        }
+        if filtered > 0 {
+            self.warnings
+                .push(format!("fileFilter kept {} of {found} calls.", found - filtered - external));
+        }
+        if tests > 0 {
+            self.warnings
+                .push(format!("excludeTests left out {tests} call(s) in test code."));
+        }
+        let mut extra = Vec::new();
+        if depth > 1 {
+            extra.push("depth:1".to_string());
+        }
+        let narrowing = nav_narrowing(self.args, &kept, &extra);
+        let total = kept.len();
         let mut data = json!({
             "root": root,
-            "direction": if incoming { "incoming" } else { "outgoing" },
-            "depth": depth,
             "source": source,
-            "calls": calls,
+            "calls": kept,
             "total": total,
             "complete": self.complete,
         });
+        if !incoming {
+            // Kept for readers of the answer alone; incoming is the common case.
+            data["direction"] = Value::from("outgoing");
+        }
         if let Some(s) = snapped {
             data["snapped"] = s;
         }
@@ -667,13 +763,16 @@ impl<'a> Run<'a> {
                         let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
                         a["depth"]
                             .as_u64()
-                            .cmp(&b["depth"].as_u64())
+                            .unwrap_or(1)
+                            .cmp(&b["depth"].as_u64().unwrap_or(1))
                             .then(ext(a).cmp(&ext(b)))
+                            .then(is_test_item(a).cmp(&is_test_item(b)))
                             .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
                             .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
                     })
-                    .narrowing("Pass depth: 1"),
-            );
+                    .narrowing(narrowing.clone()),
+            )
+            .list(ListSpec::new("/calls/*/sites", "call sites").narrowing(narrowing));
         self.warnings.into_iter().fold(payload, Payload::warn)
     }
 }

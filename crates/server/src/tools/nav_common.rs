@@ -68,7 +68,8 @@ pub struct Target {
 
 impl Target {
     /// `{file, line, col}` or `{nodeId}` → a target. `BAD_ARGS` for both or neither, or a
-    /// missing or escaping path; `FILE_DELETED` for a file that is gone; `LSP_UNAVAILABLE`
+    /// missing or escaping path, a directory or a file the map never knew; `FILE_DELETED`
+    /// for a file the map knew that is gone; `LSP_UNAVAILABLE`
     /// for a language without a server; a `nodeId` fails as `resolve` does
     /// (`SYMBOL_NOT_FOUND`, `BAD_NODE_ID`, ...).
     pub async fn from_args(ctx: &Arc<ServerContext>, args: &Args) -> Result<Target, ToolError> {
@@ -116,12 +117,7 @@ impl Target {
         let rel = ctx.resolve_file(field, file)?;
         let abs = ctx.root.join(&rel);
         if !abs.is_file() {
-            return Err(ToolError::new(
-                ErrorCode::FileDeleted,
-                format!("{rel} does not exist"),
-                "Use map_search to find the symbol's current file.",
-            )
-            .with_extra("file", rel));
+            return Err(super::resolve::missing_file(ctx, field, &rel));
         }
         let lang = match ctx.languages.for_path(&rel) {
             Some(l) if l.manifest.lsp.is_some() => l.clone(),
@@ -345,6 +341,88 @@ pub fn externals_last(items: &mut [Value]) {
     items.sort_by_key(|v| v["external"].as_bool().unwrap_or(false));
 }
 
+/// Path rules that make a file "test code" (docs/answers.md). Generic on purpose: no
+/// language's conventions by name, only the common shapes of test paths.
+/// Directory names anywhere in the path.
+pub const TEST_DIRS: &[&str] = &["test", "tests", "__tests__"];
+/// File-name shapes: `prefix*`, `*suffix` (before the extension), `*.infix.*`.
+pub const TEST_NAME_PREFIXES: &[&str] = &["test_"];
+pub const TEST_NAME_SUFFIXES: &[&str] = &["_test"];
+pub const TEST_NAME_INFIXES: &[&str] = &["test", "spec"];
+
+/// Is this root-relative path test code by [`TEST_DIRS`] and the file-name rules?
+pub fn is_test_path(rel: &str) -> bool {
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    let name = parts.pop().unwrap_or("");
+    if parts.iter().any(|d| TEST_DIRS.contains(d)) {
+        return true;
+    }
+    let pieces: Vec<&str> = name.split('.').collect();
+    let stem = pieces[0];
+    if pieces.len() < 2 {
+        return false;
+    }
+    TEST_NAME_PREFIXES.iter().any(|p| stem.starts_with(p))
+        || TEST_NAME_SUFFIXES.iter().any(|x| stem.ends_with(x))
+        || pieces[1..pieces.len() - 1]
+            .iter()
+            .any(|i| TEST_NAME_INFIXES.contains(i))
+}
+
+/// Is an anchor-like item (`{file, external?}`) test code?
+pub fn is_test_item(v: &Value) -> bool {
+    !v["external"].as_bool().unwrap_or(false) && v["file"].as_str().is_some_and(is_test_path)
+}
+
+/// The directory (`dir/`) holding most of these root-relative files, when the files are
+/// in more than one directory (else a filter on it would narrow nothing). A `fileFilter`
+/// suggestion names a prefix that exists in the answer, never a guessed `src/`.
+pub fn busiest_dir<'f>(files: impl IntoIterator<Item = &'f str>) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for f in files {
+        let dir = match f.rsplit_once('/') {
+            // The first segment: the widest prefix that still splits the answer.
+            Some(_) => format!("{}/", f.split('/').next().unwrap_or("")),
+            None => String::new(),
+        };
+        match counts.iter_mut().find(|(d, _)| *d == dir) {
+            Some(c) => c.1 += 1,
+            None => counts.push((dir, 1)),
+        }
+    }
+    if counts.len() < 2 {
+        return None;
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    counts.into_iter().map(|(d, _)| d).find(|d| !d.is_empty())
+}
+
+/// The narrowing sentence of a nav answer's note, built from the call's own arguments so
+/// that it never suggests a parameter already set: `fileFilter` (on the directory holding
+/// most hits) when none was passed, `excludeTests` when the answer holds test code and it
+/// was not passed, then `extra` (tool-specific, already checked by the caller).
+pub fn nav_narrowing(args: &Args, items: &[Value], extra: &[String]) -> String {
+    let mut ways: Vec<String> = extra.to_vec();
+    if args.opt_str("fileFilter").is_none_or(|f| f.trim().is_empty())
+        && let Some(dir) = busiest_dir(
+            items
+                .iter()
+                .filter(|v| !v["external"].as_bool().unwrap_or(false))
+                .filter_map(|v| v["file"].as_str()),
+        )
+    {
+        ways.push(format!("fileFilter:'{dir}'"));
+    }
+    if args.opt_bool("excludeTests") == Some(false) && items.iter().any(is_test_item) {
+        ways.push("excludeTests:true".to_string());
+    }
+    if ways.is_empty() {
+        String::new()
+    } else {
+        format!("Pass {} to scope", ways.join(" or "))
+    }
+}
+
 /// The cursor generation of a nav answer: a hash of its content, so a cursor from an
 /// answer that has since changed is `CURSOR_STALE`, never a wrong page.
 pub fn content_generation(data: &Value) -> u64 {
@@ -514,31 +592,20 @@ pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolE
     }
 }
 
-/// A flattened outline entry (pre-order) with its depth and container.
+/// A flattened outline entry (pre-order).
 pub struct FlatSymbol<'a> {
     pub sym: &'a DocumentSymbol,
-    pub depth: usize,
-    pub container: Option<&'a str>,
 }
 
 pub fn flatten(symbols: &[DocumentSymbol]) -> Vec<FlatSymbol<'_>> {
-    fn walk<'a>(
-        list: &'a [DocumentSymbol],
-        depth: usize,
-        container: Option<&'a str>,
-        out: &mut Vec<FlatSymbol<'a>>,
-    ) {
+    fn walk<'a>(list: &'a [DocumentSymbol], out: &mut Vec<FlatSymbol<'a>>) {
         for s in list {
-            out.push(FlatSymbol {
-                sym: s,
-                depth,
-                container,
-            });
-            walk(&s.children, depth + 1, Some(&s.name), out);
+            out.push(FlatSymbol { sym: s });
+            walk(&s.children, out);
         }
     }
     let mut out = Vec::new();
-    walk(symbols, 0, None, &mut out);
+    walk(symbols, &mut out);
     out
 }
 
@@ -686,6 +753,32 @@ mod tests {
         assert_eq!(word_at(line, 18), None);
         assert_eq!(word_at("x", 1).as_deref(), Some("x"));
         assert_eq!(word_at("x", 5), None);
+    }
+
+    #[test]
+    fn test_paths_by_generic_rules() {
+        for t in [
+            "tests/a.py",
+            "pkg/test/x.go",
+            "src/__tests__/a.ts",
+            "store_test.go",
+            "shop/test_api.py",
+            "src/api.test.ts",
+            "src/api.spec.js",
+        ] {
+            assert!(is_test_path(t), "{t}");
+        }
+        for t in ["src/api.ts", "testing/x.py", "contest.py", "shop/latest.py", "attest_x.rs"] {
+            assert!(!is_test_path(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn busiest_dir_names_a_prefix_of_the_answer() {
+        let files = ["shop/a.py", "shop/b.py", "tests/t.py", "main.py"];
+        assert_eq!(busiest_dir(files).as_deref(), Some("shop/"));
+        // All in one place: a filter would narrow nothing.
+        assert_eq!(busiest_dir(["shop/a.py", "shop/b.py"]), None);
     }
 
     #[test]

@@ -208,6 +208,27 @@ pub async fn resolve_node(
     field: &'static str,
 ) -> Result<Resolved, ToolError> {
     let parts = parse_node_id(id).map_err(|e| map_error(&ctx.map, e, field))?;
+    let lang_of_id = match &parts {
+        NodeIdParts::File { lang, .. }
+        | NodeIdParts::Symbol { lang, .. }
+        | NodeIdParts::External { lang, .. } => lang.clone(),
+    };
+    // An ID whose language navmap does not have cannot name anything: it is malformed,
+    // not merely absent (`zz:shop/api.py#check`).
+    if ctx.languages.by_id(&lang_of_id).is_none() {
+        let known: Vec<&str> = ctx.languages.all().iter().map(|l| l.id()).collect();
+        return Err(map_error(
+            &ctx.map,
+            MapError::BadNodeId {
+                id: id.to_string(),
+                reason: format!(
+                    "unknown language `{lang_of_id}` (known: {})",
+                    known.join(", ")
+                ),
+            },
+            field,
+        ));
+    }
     let (path, qualified, dup) = match parts {
         NodeIdParts::External { package, .. } => {
             return Err(ToolError::new(
@@ -232,6 +253,13 @@ pub async fn resolve_node(
     let in_map = said.node().is_some();
     let file_stale = said.node().is_some_and(|v| v.stale);
     if !abs.is_file() {
+        // FILE_DELETED is for a file the map knew; a path that never existed (a typo) or
+        // a directory is the caller's mistake: BAD_ARGS.
+        let file_id = format!("{lang_of_id}:{rel}");
+        let knew = in_map || matches!(map_view(ctx, &file_id, field).await, Ok(MapSaid::Node(_)));
+        if abs.is_dir() || !knew {
+            return Err(not_a_known_file(field, &rel, abs.is_dir()).with_extra("nodeId", id));
+        }
         return Err(ToolError::new(
             ErrorCode::FileDeleted,
             format!("{rel} no longer exists (node {id})"),
@@ -270,6 +298,23 @@ pub async fn resolve_node(
         }
         return Ok(base);
     };
+    // A symbol the built map does not have, in a file the map holds as fresh: the ID is
+    // wrong (a `~3` that does not exist, a wrong parent), not new. Only a file changed
+    // since the last index may hold symbols the map has not seen yet.
+    if matches!(said, MapSaid::Absent) {
+        let file_id = format!("{lang_of_id}:{rel}");
+        let file_fresh = match map_view(ctx, &file_id, field).await? {
+            MapSaid::Node(f) => !f.stale,
+            _ => false,
+        };
+        if file_fresh {
+            return Err(map_error(
+                &ctx.map,
+                MapError::NodeNotFound(id.to_string()),
+                field,
+            ));
+        }
+    }
     let chain: Vec<String> = qualified.split('.').map(str::to_string).collect();
     let lang = ctx.languages.for_path(&rel).cloned();
     let lang_id = lang
@@ -351,6 +396,11 @@ pub async fn resolve_node(
     base.col = at.character + 1;
     base.end_line = Some(sym.range.end.line + 1);
     base.relocated = relocated;
+    // Found under another parent: a live symbol, but not the one the ID names; the
+    // answer never claims to have verified the ID as asked.
+    if relocated {
+        base.verified = false;
+    }
     let mut symbol = json!({
         "name": entry.name(),
         "kind": kind_name(sym.kind),
@@ -396,6 +446,43 @@ pub async fn resolve_node(
         ));
     }
     Ok(base)
+}
+
+/// The error for a root path that is not a file: `FILE_DELETED` when the map knew the file
+/// (it was deleted or moved), else `BAD_ARGS` (a typo or a directory). Asks the map
+/// directly (one indexed lookup).
+pub fn missing_file(ctx: &ServerContext, field: &str, rel: &str) -> ToolError {
+    let abs = ctx.root.join(rel);
+    let knew = !abs.is_dir()
+        && ctx
+            .languages
+            .for_path(rel)
+            .is_some_and(|l| ctx.map.node(&format!("{}:{rel}", l.id())).is_ok());
+    if !knew {
+        return not_a_known_file(field, rel, abs.is_dir());
+    }
+    ToolError::new(
+        ErrorCode::FileDeleted,
+        format!("{rel} does not exist"),
+        "Use map_search to find the symbol's current file.",
+    )
+    .with_extra("file", rel.to_string())
+}
+
+/// `BAD_ARGS` for a path that is a directory or that no index ever held (contract: a
+/// typo is not a deleted file). Shared by every nav tool and `resolve`.
+pub fn not_a_known_file(field: &str, rel: &str, is_dir: bool) -> ToolError {
+    let what = if is_dir {
+        "is a directory, not a file"
+    } else {
+        "does not exist (and the map never knew it)"
+    };
+    ToolError::bad_args(
+        format!("{field}: {rel} {what}"),
+        "Pass a source file relative to the root; map_search finds files and symbols.",
+    )
+    .with_extra("field", field)
+    .with_extra("file", rel)
 }
 
 /// How many definitions the map has under this qualified name in the file (`~n` duplicates).
@@ -539,12 +626,7 @@ async fn resolve_position(
     let rel = ctx.resolve_file("file", file)?;
     let abs = ctx.root.join(&rel);
     if !abs.is_file() {
-        return Err(ToolError::new(
-            ErrorCode::FileDeleted,
-            format!("{rel} does not exist"),
-            "Use map_search to find the symbol's current file.",
-        )
-        .with_extra("file", rel));
+        return Err(missing_file(ctx, "file", &rel));
     }
     let Some(lang) = ctx.languages.for_path(&rel).cloned() else {
         return Err(super::nav_common::unsupported_file(ctx, "file", &rel));
