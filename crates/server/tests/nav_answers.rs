@@ -72,8 +72,16 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     assert_eq!(last["name"], "test_many", "test code ranks last: {h}");
     assert_eq!(last["sites"].as_array().unwrap().len(), 3, "{h}");
     assert_eq!(last["moreSites"], 57, "{h}");
-    assert!(calls.iter().all(|c| c.get("depth").is_none() && c.get("via").is_none()), "{h}");
-    assert!(d.get("direction").is_none() && d.get("depth").is_none(), "{h}");
+    assert!(
+        calls
+            .iter()
+            .all(|c| c.get("depth").is_none() && c.get("via").is_none()),
+        "{h}"
+    );
+    assert!(
+        d.get("direction").is_none() && d.get("depth").is_none(),
+        "{h}"
+    );
     assert_eq!(d["complete"], true, "{h}");
 
     // All sites asked for, at tokenBudget 500: sites are cut before callers, several
@@ -85,10 +93,18 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     let d = ok(&h);
     let shown = d["calls"].as_array().unwrap();
     assert!(shown.len() >= 3, "several callers: {h}");
-    assert!(shown.iter().all(|c| c["sites"].as_array().unwrap().len() <= 1), "{h}");
+    assert!(
+        shown
+            .iter()
+            .all(|c| c["sites"].as_array().unwrap().len() <= 1),
+        "{h}"
+    );
     assert_eq!(h["truncated"], true, "{h}");
     assert!(h["cursor"].is_string(), "a cursor: {h}");
-    assert_eq!(d["complete"], true, "a budget cut is truncated, not incomplete: {h}");
+    assert_eq!(
+        d["complete"], true,
+        "a budget cut is truncated, not incomplete: {h}"
+    );
     // Notes never suggest what is set, nor depth at depth 1; a fileFilter suggestion
     // names a directory of the answer.
     let note = h["dropped"]["note"].as_str().unwrap();
@@ -99,7 +115,10 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     next["cursor"] = h["cursor"].clone();
     let h2 = call(&c, "nav_callHierarchy", next).await;
     let more = names(&ok(&h2)["calls"]);
-    assert!(!more.is_empty() && more.iter().all(|n| !names(&d["calls"]).contains(n)), "{h2}");
+    assert!(
+        !more.is_empty() && more.iter().all(|n| !names(&d["calls"]).contains(n)),
+        "{h2}"
+    );
 
     // fileFilter and excludeTests narrow; the note then suggests neither.
     let mut args = base.clone();
@@ -110,20 +129,53 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     let d = ok(&h);
     assert!(names(&d["calls"]).iter().all(|n| n != "test_many"), "{h}");
     assert!(
-        d["calls"].as_array().unwrap().iter().all(|c| c["file"].as_str().unwrap().starts_with("pkg/")),
+        d["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["file"].as_str().unwrap().starts_with("pkg/")),
         "{h}"
     );
     assert_eq!(d["complete"], true, "a filter is not incompleteness: {h}");
     if h["truncated"] == true {
         let note = h["dropped"]["note"].as_str().unwrap();
-        assert!(!note.contains("fileFilter") && !note.contains("excludeTests"), "{note}");
+        assert!(
+            !note.contains("fileFilter") && !note.contains("excludeTests"),
+            "{note}"
+        );
     }
 
     // References: test code after the rest, excludeTests drops it, complete stays true.
-    let r = call(&c, "nav_references", json!({"file": "pkg/core.py", "line": 1, "col": 5, "tokenBudget": 10000})).await;
-    let locs = ok(&r)["locations"].as_array().unwrap().clone();
-    let first_test = locs.iter().position(|l| l["file"] == "tests/test_many.py").unwrap();
-    assert!(locs[first_test..].iter().all(|l| l["file"] == "tests/test_many.py"), "{r}");
+    // Grouped by file (each file once, docs/answers.md), the test file last.
+    let r = call(
+        &c,
+        "nav_references",
+        json!({"file": "pkg/core.py", "line": 1, "col": 5, "tokenBudget": 10000}),
+    )
+    .await;
+    let d = ok(&r);
+    let groups = d["locations"].as_array().unwrap();
+    let files: Vec<&str> = groups.iter().map(|g| g["file"].as_str().unwrap()).collect();
+    assert_eq!(files.last(), Some(&"tests/test_many.py"), "{r}");
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "one group per file: {r}");
+    assert_eq!(d["files"], files.len(), "{r}");
+    assert!(
+        groups.iter().all(|g| g["at"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a.get("file").is_none())),
+        "{r}"
+    );
+    assert_eq!(
+        d["total"],
+        common::anchors(&d["locations"]).as_array().unwrap().len(),
+        "{r}"
+    );
+    let all_total = d["total"].clone();
     let r = call(
         &c,
         "nav_references",
@@ -131,8 +183,57 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     )
     .await;
     let d = ok(&r);
-    assert!(d["locations"].as_array().unwrap().iter().all(|l| l["file"] != "tests/test_many.py"), "{r}");
+    assert!(
+        d["locations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["file"] != "tests/test_many.py"),
+        "{r}"
+    );
     assert_eq!(d["complete"], true, "{r}");
+
+    // At a budget too small for one reference per file, files are cut and a cursor pages
+    // the next files of the same ranking; once the answer changes it is stale.
+    let args = json!({"file": "pkg/core.py", "line": 1, "col": 5, "tokenBudget": 200});
+    let r = call(&c, "nav_references", args.clone()).await;
+    let d = ok(&r);
+    assert_eq!(r["truncated"], true, "{r}");
+    assert!(r["cursor"].is_string(), "{r}");
+    assert_eq!(d["total"], all_total, "every reference counted: {r}");
+    let first: Vec<String> = d["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["file"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!first.is_empty() && first.len() < files.len(), "{r}");
+    let mut next = args.clone();
+    next["cursor"] = r["cursor"].clone();
+    let r2 = call(&c, "nav_references", next.clone()).await;
+    let second: Vec<String> = ok(&r2)["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["file"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        !second.is_empty() && second.iter().all(|f| !first.contains(f)),
+        "{r2}"
+    );
+    assert_eq!(
+        second[0],
+        files[first.len()],
+        "the next files in order: {r2}"
+    );
+    // One more use in the file asked about (synced to the server before the query).
+    std::fs::write(
+        dir.path().join("pkg/core.py"),
+        "def target():\n    return 1\n\n\ntarget()\n",
+    )
+    .unwrap();
+    let stale = call(&c, "nav_references", next).await;
+    assert_eq!(err_code(&stale), "CURSOR_STALE", "{stale}");
     c.cancel().await.ok();
 }
 
@@ -143,9 +244,17 @@ async fn symbols_are_hierarchical_without_locals() {
     }
     let dir = fixture("py");
     let c = client(dir.path()).await;
-    let o = call(&c, "nav_symbols", json!({"file": "shop/store.py", "tokenBudget": 10000})).await;
+    let o = call(
+        &c,
+        "nav_symbols",
+        json!({"file": "shop/store.py", "tokenBudget": 10000}),
+    )
+    .await;
     let text = o.to_string();
-    assert!(!text.contains("\"container\"") && !text.contains("\"depth\""), "{o}");
+    assert!(
+        !text.contains("\"container\"") && !text.contains("\"depth\""),
+        "{o}"
+    );
     let syms = ok(&o)["symbols"].as_array().unwrap().clone();
     let class = syms.iter().find(|s| s["name"] == "SessionStore").unwrap();
     let methods = class["children"].as_array().unwrap();
@@ -153,19 +262,42 @@ async fn symbols_are_hierarchical_without_locals() {
     assert!(methods.iter().all(|m| m.get("children").is_none()), "{o}");
     assert!(methods.iter().any(|m| m["name"] == "refresh"), "{o}");
     // With locals, the parameters come back.
-    let o = call(&c, "nav_symbols", json!({"file": "shop/store.py", "depth": 3, "locals": true, "tokenBudget": 10000})).await;
+    let o = call(
+        &c,
+        "nav_symbols",
+        json!({"file": "shop/store.py", "depth": 3, "locals": true, "tokenBudget": 10000}),
+    )
+    .await;
     assert!(o.to_string().contains("\"key\""), "{o}");
     // depth 1: the top level only; kind: flat, with the parent named.
-    let o = call(&c, "nav_symbols", json!({"file": "shop/store.py", "depth": 1})).await;
+    let o = call(
+        &c,
+        "nav_symbols",
+        json!({"file": "shop/store.py", "depth": 1}),
+    )
+    .await;
     assert!(!o.to_string().contains("\"children\""), "{o}");
-    let o = call(&c, "nav_symbols", json!({"file": "shop/store.py", "kind": "method"})).await;
+    let o = call(
+        &c,
+        "nav_symbols",
+        json!({"file": "shop/store.py", "kind": "method"}),
+    )
+    .await;
     let d = ok(&o);
     assert!(
-        d["symbols"].as_array().unwrap().iter().all(|s| s["kind"] == "method"),
+        d["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["kind"] == "method"),
         "{o}"
     );
     assert!(
-        d["symbols"].as_array().unwrap().iter().any(|s| s["name"] == "refresh" && s["in"] == "SessionStore"),
+        d["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "refresh" && s["in"] == "SessionStore"),
         "{o}"
     );
     c.cancel().await.ok();
@@ -222,10 +354,94 @@ async fn a_symbol_found_under_another_parent_is_relocated_not_verified() {
     ok(&call(&c, "map_rebuild", json!({})).await);
     let store = dir.path().join("shop/store.py");
     let text = std::fs::read_to_string(&store).unwrap();
-    std::fs::write(&store, text.replace("class SessionStore(", "class SessionCache(")).unwrap();
-    let r = call(&c, "resolve", json!({"nodeId": "py:shop/store.py#SessionStore.refresh"})).await;
+    std::fs::write(
+        &store,
+        text.replace("class SessionStore(", "class SessionCache("),
+    )
+    .unwrap();
+    let r = call(
+        &c,
+        "resolve",
+        json!({"nodeId": "py:shop/store.py#SessionStore.refresh"}),
+    )
+    .await;
     let d = ok(&r);
     assert_eq!(d["relocated"], true, "{r}");
     assert_eq!(d["verified"], false, "{r}");
+    c.cancel().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_outside_the_root_is_shown_by_path() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    std::fs::write(root.join("pyproject.toml"), "[project]\nname = \"m\"\n").unwrap();
+    std::fs::write(
+        root.join("main.py"),
+        "import os.path\n\n\ndef joined(a, b):\n    return os.path.join(a, b)\n\n\ndef run():\n    return joined(\"a\", \"b\")\n",
+    )
+    .unwrap();
+    let c = client(root).await;
+    let outside = |env: &Value| {
+        let text = env.to_string();
+        // No absolute path, no path of the library (pyright's typeshed stubs).
+        assert!(!text.contains(&root.display().to_string()), "{env}");
+        assert!(!text.contains("typeshed") && !text.contains("\"/"), "{env}");
+    };
+
+    // Outgoing calls into the library are left out by default, with a count.
+    let args = json!({"file": "main.py", "line": 4, "col": 5, "direction": "outgoing"});
+    let h = call(&c, "nav_callHierarchy", args.clone()).await;
+    let d = ok(&h);
+    assert!(d["calls"].as_array().unwrap().is_empty(), "{h}");
+    assert!(common::warned(&h, "outside the root"), "{h}");
+    assert_eq!(d["direction"], "outgoing", "{h}");
+    outside(&h);
+    // Asked for, they are named and marked external, never placed by path.
+    let mut args = args.clone();
+    args["includeExternal"] = json!(true);
+    let h = call(&c, "nav_callHierarchy", args).await;
+    let calls = ok(&h)["calls"].as_array().unwrap().clone();
+    assert!(
+        calls
+            .iter()
+            .any(|v| v["name"] == "join" && v["external"] == true && v.get("file").is_none()),
+        "{h}"
+    );
+    outside(&h);
+
+    // A definition in the library: the file's name only.
+    let def = call(
+        &c,
+        "nav_definition",
+        json!({"file": "main.py", "line": 5, "col": 20}),
+    )
+    .await;
+    let groups = ok(&def)["locations"].as_array().unwrap().clone();
+    assert!(!groups.is_empty(), "{def}");
+    assert!(
+        groups.iter().all(|g| g["external"] == true
+            && g.get("file").is_none()
+            && g["lib"].as_str().is_some_and(|l| !l.contains('/'))),
+        "{def}"
+    );
+    outside(&def);
+
+    // Incoming inside the root is unaffected: `run` calls `joined`, at depth 1 without
+    // depth/via, its site in its own file without a file name.
+    let h = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"file": "main.py", "line": 4, "col": 5, "direction": "incoming"}),
+    )
+    .await;
+    let calls = ok(&h)["calls"].as_array().unwrap().clone();
+    assert_eq!(calls.len(), 1, "{h}");
+    assert_eq!(calls[0]["name"], "run", "{h}");
+    assert_eq!(calls[0]["sites"][0]["line"], 9, "{h}");
+    assert!(calls[0]["sites"][0].get("file").is_none(), "{h}");
     c.cancel().await.ok();
 }

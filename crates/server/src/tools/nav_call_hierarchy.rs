@@ -1,7 +1,20 @@
-//! `nav_callHierarchy {file, line, col = 1 | nodeId, direction, depth 1–3 = 1}`: who calls
-//! the symbol at a position (incoming) or what it calls (outgoing), to `depth` levels →
-//! `{root, direction, depth, source, calls: [{name, kind, file, line, col, depth, via,
-//! sites: [anchor]}], total, complete, snapped?}`.
+//! `nav_callHierarchy {file, line, col = 1 | nodeId, direction, depth 1–3 = 1, maxSites = 3,
+//! fileFilter?, excludeTests = false, includeExternal = false}`: who calls the symbol at a
+//! position (incoming) or what it calls (outgoing), to `depth` levels → `{root,
+//! direction?: "outgoing", source, calls: [{name, kind, file, line, col, endLine?,
+//! detail?, depth?, via?, sites: [{line, col, snippet?}], moreSites?, seen?}], total,
+//! complete, snapped?}` (docs/answers.md).
+//!
+//! - `depth` and `via` only when `depth > 1` (at depth 1 they repeat the request); sites
+//!   name no `file` when they are in the caller's file (incoming: the item's, outgoing: the
+//!   root's); at most `maxSites` per call, `moreSites` counts the rest.
+//! - Ranked: depth, then non-test before test code (generic path rules,
+//!   `nav_common::is_test_path`), then file and line. `fileFilter` and `excludeTests`
+//!   leave calls out (a warning counts them; not incompleteness). Callees outside the root
+//!   are left out with a count unless `includeExternal`, then `{name, kind, external:
+//!   true}` without any path. Overload declarations of one function are one item.
+//! - The sites are declared as a nested list (`/calls/*/sites`): a budget cut thins them
+//!   before it drops callers, and a cut of callers leaves a cursor.
 //!
 //! - `source: "lsp"`: the server's call hierarchy. A position just off an identifier (in a
 //!   body, on whitespace) snaps to the innermost enclosing symbol and retries once; the
@@ -70,7 +83,10 @@ impl Tool for NavCallHierarchy {
             )
             .param(Param::integer("depth", "Levels to follow.", 1, 3).default(1))
             .param(Param::integer("maxSites", "Call sites listed per call.", 1, 100).default(3))
-            .param(Param::string("fileFilter", "Only calls in files matching this glob or prefix."))
+            .param(Param::string(
+                "fileFilter",
+                "Only calls in files matching this glob or prefix.",
+            ))
             .param(Param::boolean("excludeTests", "Leave out test code.").default(false))
             .param(
                 Param::boolean("includeExternal", "Also list callees outside the root.")
@@ -186,9 +202,13 @@ impl Tool for NavCallHierarchy {
                     for call in answer.value {
                         if calls.len() >= MAX_CALLS {
                             run.complete = false;
-                            run.warnings.push(format!(
-                                "Stopped at {MAX_CALLS} calls; pass depth: 1 or a more specific symbol."
-                            ));
+                            let narrower = if depth > 1 {
+                                "pass depth: 1 or a more specific symbol"
+                            } else {
+                                "pass a more specific symbol"
+                            };
+                            run.warnings
+                                .push(format!("Stopped at {MAX_CALLS} calls; {narrower}."));
                             break 'levels;
                         }
                         // Incoming: sites are in the caller's file; outgoing: in the item's.
@@ -715,7 +735,23 @@ impl<'a> Run<'a> {
                     o.remove("via");
                 }
             }
-            let sites = call["sites"].as_array().cloned().unwrap_or_default();
+            // Sites are in the caller's file (incoming: this item's, outgoing: the
+            // root's): they name a file only when it is another one.
+            let caller_file = if incoming {
+                &call["file"]
+            } else {
+                &root["file"]
+            }
+            .clone();
+            let mut sites = call["sites"].as_array().cloned().unwrap_or_default();
+            for site in &mut sites {
+                if site["file"] == caller_file
+                    && let Some(o) = site.as_object_mut()
+                {
+                    o.remove("file");
+                }
+            }
+            call["sites"] = Value::from(sites.clone());
             if sites.len() > max_sites {
                 call["sites"] = Value::from(sites[..max_sites].to_vec());
                 call["moreSites"] = Value::from(sites.len() - max_sites);
@@ -728,12 +764,15 @@ impl<'a> Run<'a> {
             ));
         }
         if filtered > 0 {
-            self.warnings
-                .push(format!("fileFilter kept {} of {found} calls.", found - filtered - external));
+            self.warnings.push(format!(
+                "fileFilter kept {} of {found} calls.",
+                found - filtered - external
+            ));
         }
         if tests > 0 {
-            self.warnings
-                .push(format!("excludeTests left out {tests} call(s) in test code."));
+            self.warnings.push(format!(
+                "excludeTests left out {tests} call(s) in test code."
+            ));
         }
         let mut extra = Vec::new();
         if depth > 1 {

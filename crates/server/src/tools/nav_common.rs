@@ -163,20 +163,20 @@ impl Target {
         })
     }
 
-    /// `{file, line, col, name?, snippet?}` of the position asked about.
+    /// The symbol asked about, without what the request already says: `{name}` for a
+    /// position (its file, line and column are the request's), `{file, line, col, name,
+    /// verified?: false}` for a `nodeId` (where the bridge placed it; `verified: false`
+    /// when no server confirmed it).
     pub fn json(&self) -> Value {
-        let mut v = json!({"file": self.rel, "line": self.line, "col": self.col});
-        if let Some(w) = self.word() {
-            v["name"] = Value::from(w);
-        }
-        if let Some(s) = self.line_text.as_deref().map(snippet) {
-            v["snippet"] = Value::from(s);
-        }
-        if let Some(id) = &self.node_id {
-            v["nodeId"] = Value::from(id.clone());
+        let mut v = json!({});
+        if self.node_id.is_some() {
+            v = json!({"file": self.rel, "line": self.line, "col": self.col});
             if !self.verified {
                 v["verified"] = Value::from(false);
             }
+        }
+        if let Some(w) = self.word() {
+            v["name"] = Value::from(w);
         }
         v
     }
@@ -250,8 +250,18 @@ pub struct Anchors<'a> {
 
 /// Where a path lies.
 pub enum Place {
+    /// Root-relative, `/`-separated.
     Root(String),
+    /// Outside the root: only the file's name ([`lib_name`]), never its path.
     External(String),
+}
+
+/// What an answer says about a file outside the root: its name alone (`posixpath.pyi`,
+/// `lib.es5.d.ts`), never its path (contract §1: nothing outside the root is reported).
+pub fn lib_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 impl<'a> Anchors<'a> {
@@ -272,7 +282,7 @@ impl<'a> Anchors<'a> {
         {
             return Place::Root(rel.to_string_lossy().replace('\\', "/"));
         }
-        Place::External(path.display().to_string())
+        Place::External(lib_name(path))
     }
 
     fn line(&mut self, rel: &str, line0: u32) -> Option<String> {
@@ -293,8 +303,9 @@ impl<'a> Anchors<'a> {
         lines.get(line0 as usize).cloned()
     }
 
-    /// An anchor `{file, line, col, endLine?, snippet?, external?}` for a range start in
-    /// `path`; `end_line0` adds `endLine` when the construct spans lines.
+    /// An anchor `{file, line, col, endLine?, snippet?}` for a range start in `path`
+    /// (outside the root: `{external: true, lib, line, col}`, no path, no snippet);
+    /// `end_line0` adds `endLine` when the construct spans lines.
     pub fn anchor(&mut self, path: &Path, start: Position, end_line0: Option<u32>) -> Value {
         let mut v = match self.place(path) {
             Place::Root(rel) => {
@@ -305,8 +316,8 @@ impl<'a> Anchors<'a> {
                 }
                 v
             }
-            Place::External(abs) => json!({
-                "file": abs, "line": start.line + 1, "col": start.character + 1, "external": true
+            Place::External(lib) => json!({
+                "external": true, "lib": lib, "line": start.line + 1, "col": start.character + 1
             }),
         };
         if let Some(end) = end_line0.filter(|e| *e > start.line) {
@@ -324,6 +335,41 @@ impl<'a> Anchors<'a> {
             loc.full_range.map(|r| r.end.line),
         )
     }
+}
+
+/// Anchors grouped by file, the one shape of every nav anchor list (docs/answers.md):
+/// `[{file, at: [{line, col, endLine?, snippet?}]}]`, outside the root
+/// `{external: true, lib, at}`. Groups keep the order in which their file first appears
+/// in `ranked` (so a list ranked by file keeps its ranking), anchors their order inside.
+/// Declare `/<list>` (files) and `/<list>/*/at` to the envelope: a cut thins every file's
+/// anchors before it drops files.
+pub fn group_by_file(ranked: Vec<Value>) -> Vec<Value> {
+    let mut groups: Vec<Value> = Vec::new();
+    let mut index: HashMap<(bool, String), usize> = HashMap::new();
+    for mut a in ranked {
+        let external = a["external"].as_bool().unwrap_or(false);
+        let key_field = if external { "lib" } else { "file" };
+        let Some(o) = a.as_object_mut() else {
+            continue;
+        };
+        let name = o
+            .remove(key_field)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        o.remove("external");
+        let i = *index.entry((external, name.clone())).or_insert_with(|| {
+            groups.push(if external {
+                json!({"external": true, "lib": name, "at": []})
+            } else {
+                json!({"file": name, "at": []})
+            });
+            groups.len() - 1
+        });
+        if let Some(at) = groups[i]["at"].as_array_mut() {
+            at.push(a);
+        }
+    }
+    groups
 }
 
 /// Best first: inside the root before external, then by file, then by line and column.
@@ -403,7 +449,9 @@ pub fn busiest_dir<'f>(files: impl IntoIterator<Item = &'f str>) -> Option<Strin
 /// was not passed, then `extra` (tool-specific, already checked by the caller).
 pub fn nav_narrowing(args: &Args, items: &[Value], extra: &[String]) -> String {
     let mut ways: Vec<String> = extra.to_vec();
-    if args.opt_str("fileFilter").is_none_or(|f| f.trim().is_empty())
+    if args
+        .opt_str("fileFilter")
+        .is_none_or(|f| f.trim().is_empty())
         && let Some(dir) = busiest_dir(
             items
                 .iter()
@@ -768,7 +816,13 @@ mod tests {
         ] {
             assert!(is_test_path(t), "{t}");
         }
-        for t in ["src/api.ts", "testing/x.py", "contest.py", "shop/latest.py", "attest_x.rs"] {
+        for t in [
+            "src/api.ts",
+            "testing/x.py",
+            "contest.py",
+            "shop/latest.py",
+            "attest_x.rs",
+        ] {
             assert!(!is_test_path(t), "{t}");
         }
     }

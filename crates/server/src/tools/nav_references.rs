@@ -1,8 +1,11 @@
 //! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
 //! every reference to the symbol at a position, from the live language server →
-//! `{target, locations: [anchor], total, files, complete}`.
+//! `{target, locations: [{file, at: [{line, col, snippet?}]}], total, files, complete}`
+//! (anchors grouped by file, docs/answers.md).
 //!
-//! Ranked by file then line, test code after the rest, externals last; `fileFilter` is a
+//! Ranked by file then line, test code after the rest, externals last (by library file
+//! name, never by path); a budget cut thins every file's references before it drops
+//! files; `fileFilter` is a
 //! glob (`src/**/*.py`; a glob without `/` also matches file names) or a path prefix
 //! (`src/`), `excludeTests` leaves out test code (`nav_common::is_test_path`), and `total`
 //! counts after both. `complete` says whether the server's list was whole: a filter is
@@ -16,8 +19,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
 use super::nav_common::{
-    Anchors, Target, by_place_file_line, content_generation, is_test_item, lsp_error,
-    nav_narrowing, position_params, symbol_not_found,
+    Anchors, Target, by_place_file_line, content_generation, group_by_file, is_test_item,
+    lsp_error, nav_narrowing, position_params, symbol_not_found,
 };
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -117,27 +120,19 @@ impl Tool for NavReferences {
                 .collect();
             locations.sort_by(by_tests_last);
             let total = locations.len();
-            let mut files: Vec<&str> = locations
-                .iter()
-                .filter_map(|l| l["file"].as_str())
-                .collect();
-            files.dedup();
-            let files = files.len();
+            let narrowing = nav_narrowing(&args, &locations, &[]);
+            let groups = group_by_file(locations);
             let data = json!({
                 "target": t.json(),
-                "locations": locations,
+                "locations": groups,
                 "total": total,
-                "files": files,
+                "files": groups.len(),
                 "complete": answer.complete,
             });
-            let narrowing = nav_narrowing(&args, data["locations"].as_array().unwrap(), &[]);
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
-                .list(
-                    ListSpec::new("/locations", "references")
-                        .ranked_by(by_tests_last)
-                        .narrowing(narrowing),
-                );
+                .list(ListSpec::new("/locations", "files").narrowing(narrowing.clone()))
+                .list(ListSpec::new("/locations/*/at", "references").narrowing(narrowing));
             if total < before {
                 let by = match (filter.is_some(), exclude_tests) {
                     (true, true) => "fileFilter and excludeTests",

@@ -1,6 +1,6 @@
 //! `nav_symbols {file, depth 1–5 = 2, kind?, locals = false}`: the file's outline from the
-//! live language server → `{file, symbols: [{name, kind, line, col, endLine?, detail?,
-//! children?}], total, complete}`.
+//! live language server → `{symbols: [{name, kind, line, col, endLine?, detail?,
+//! children?}], total, complete}` (docs/answers.md).
 //!
 //! Hierarchical: members sit in their parent's `children`, so no entry repeats its
 //! container's name. `depth` bounds the nesting shown (2: top level and members); the
@@ -39,14 +39,20 @@ impl Tool for NavSymbols {
         Params::new()
             .param(Param::string("file", "File relative to the root.").required())
             .param(Param::integer("depth", "Nesting levels shown.", 1, MAX_DEPTH as i64).default(2))
-            .param(Param::string("kind", "Only this kind (class, method, …), flat."))
+            .param(Param::string(
+                "kind",
+                "Only this kind (class, method, …), flat.",
+            ))
             .param(Param::boolean("locals", "Include parameters and locals.").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
             let t = Target::file(ctx, "file", args.str("file")?)?;
-            let depth = args.opt_int("depth").unwrap_or(2).clamp(1, MAX_DEPTH as i64) as usize;
+            let depth = args
+                .opt_int("depth")
+                .unwrap_or(2)
+                .clamp(1, MAX_DEPTH as i64) as usize;
             let locals = args.opt_bool("locals").unwrap_or(false);
             let kind = args
                 .opt_str("kind")
@@ -69,7 +75,6 @@ impl Tool for NavSymbols {
                 None => (tree(&answer.value, 1, &opts, &mut total), depth - 1),
             };
             let data = json!({
-                "file": t.rel,
                 "symbols": symbols,
                 "total": total,
                 "complete": answer.complete,
@@ -87,7 +92,8 @@ impl Tool for NavSymbols {
             let mut path = String::from("/symbols");
             for _ in 0..nested {
                 path.push_str("/*/children");
-                payload = payload.list(ListSpec::new(path.clone(), "members").narrowing(narrowing.clone()));
+                payload = payload
+                    .list(ListSpec::new(path.clone(), "members").narrowing(narrowing.clone()));
             }
             Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
         })

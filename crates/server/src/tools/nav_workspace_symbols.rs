@@ -1,7 +1,9 @@
 //! `nav_workspaceSymbols {query (≥ 3 chars), limit ≤ 200 = 50}`: live symbol search
 //! across every language server available for the root's languages →
-//! `{query, results: [{name, kind, container?, file, line, col, language, external?}],
-//! total, complete, languages}`.
+//! `{results: [{name, kind, container?, file, line, col, language?}], total, complete,
+//! languages}` (docs/answers.md): `language` per result only when several languages
+//! answered; a symbol outside the root is `{external: true, lib, …}`, never by path.
+//! `complete` is the servers' word; a `limit` cut shows in `total` and a warning.
 //!
 //! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
 //! inside the root before external. A server that is missing or fails is a warning
@@ -79,7 +81,7 @@ impl Tool for NavWorkspaceSymbols {
                             let pos = s.range.map(|r| r.start).unwrap_or_default();
                             let mut v = match anchors.place(&s.path) {
                                 Place::Root(rel) => json!({"file": rel}),
-                                Place::External(abs) => json!({"file": abs, "external": true}),
+                                Place::External(lib) => json!({"external": true, "lib": lib}),
                             };
                             v["name"] = Value::from(s.name.clone());
                             v["kind"] = Value::from(kind_name(s.kind));
@@ -113,7 +115,6 @@ impl Tool for NavWorkspaceSymbols {
             if langs.is_empty() {
                 // A miss, not an error: nothing in the root for a language server to search.
                 let data = json!({
-                    "query": query,
                     "results": [],
                     "total": 0,
                     "complete": true,
@@ -147,17 +148,29 @@ impl Tool for NavWorkspaceSymbols {
                     .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
             });
             let total = results.len();
-            let results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
+            let several = answered.len() > 1;
+            let results: Vec<Value> = results
+                .into_iter()
+                .take(limit)
+                .map(|(_, mut v)| {
+                    // One language answered: `languages` says it once for every item.
+                    if !several && let Some(o) = v.as_object_mut() {
+                        o.remove("language");
+                    }
+                    v
+                })
+                .collect();
             if total > limit {
                 warnings.push(format!(
                     "Showing {limit} of {total} matches; pass a longer query or raise limit."
                 ));
             }
+            // `complete`: the servers' lists were whole; the `limit` cut is counted by
+            // `total` and a warning, not passed off as the servers' incompleteness.
             let data = json!({
-                "query": query,
                 "results": results,
                 "total": total,
-                "complete": complete && total <= limit,
+                "complete": complete,
                 "languages": answered,
             });
             let payload = Payload::new(data.clone())

@@ -98,7 +98,6 @@ impl Tool for Resolve {
 /// A node ID resolved to a position (1-based line, 1-based UTF-16 column of its name).
 #[derive(Debug, Clone)]
 pub struct Resolved {
-    pub node_id: String,
     /// Root-relative, `/`-separated.
     pub rel: String,
     pub abs: PathBuf,
@@ -129,8 +128,8 @@ impl Resolved {
         if let Some(s) = line_of(&self.abs, self.line) {
             location["snippet"] = super::nav_common::snippet(&s).into();
         }
+        // The node ID is the request: not echoed.
         let mut data = json!({
-            "nodeId": self.node_id,
             "location": location,
             "verified": self.verified,
             "mapStale": self.map_stale,
@@ -270,7 +269,6 @@ pub async fn resolve_node(
         .with_extra("inMap", in_map));
     }
     let mut base = Resolved {
-        node_id: id.to_string(),
         rel: rel.clone(),
         abs: abs.clone(),
         line: 1,
