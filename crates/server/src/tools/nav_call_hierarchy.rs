@@ -3,7 +3,8 @@
 //! position (incoming) or what it calls (outgoing), to `depth` levels → `{root,
 //! direction?: "outgoing", source, calls: [{name, kind, file, line, col, endLine?,
 //! detail?, depth?, via?, sites: [{line, col, snippet?}], moreSites?, seen?}], total,
-//! complete, snapped?}` (docs/answers.md).
+//! complete?, snapped?}` (docs/answers.md; `complete: false` only when the servers' answer
+//! was not whole).
 //!
 //! - `depth` and `via` only when `depth > 1` (at depth 1 they repeat the request); sites
 //!   name no `file` when they are in the caller's file (incoming: the item's, outgoing: the
@@ -45,7 +46,7 @@ use serde_json::{Value, json};
 use super::map_common::with_map;
 use super::nav_common::{
     Anchors, Place, Target, content_generation, enclosing, is_test_item, kind_name, lsp_error,
-    nav_narrowing, nearby, position_params,
+    mark_incomplete, nav_narrowing, nearby, position_params,
 };
 use super::nav_references::FileFilter;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -785,8 +786,8 @@ impl<'a> Run<'a> {
             "source": source,
             "calls": kept,
             "total": total,
-            "complete": self.complete,
         });
+        mark_incomplete(&mut data, self.complete);
         if !incoming {
             // Kept for readers of the answer alone; incoming is the common case.
             data["direction"] = Value::from("outgoing");

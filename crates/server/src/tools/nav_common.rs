@@ -471,6 +471,16 @@ pub fn nav_narrowing(args: &Args, items: &[Value], extra: &[String]) -> String {
     }
 }
 
+/// `complete: false` when the server's list was not whole (a server still indexing, a
+/// call hierarchy not followed to the end); nothing when it was. Only the server's word
+/// counts: a filter is not incompleteness and a budget cut is the envelope's `truncated`,
+/// so an answer never says `complete: true` next to `truncated: true` (docs/answers.md).
+pub fn mark_incomplete(data: &mut Value, complete: bool) {
+    if !complete {
+        data["complete"] = Value::Bool(false);
+    }
+}
+
 /// The cursor generation of a nav answer: a hash of its content, so a cursor from an
 /// answer that has since changed is `CURSOR_STALE`, never a wrong page.
 pub fn content_generation(data: &Value) -> u64 {

@@ -1,6 +1,6 @@
 //! `nav_definition {file, line, col = 1 | nodeId}`: where the symbol at a position is
 //! defined, from the live language server → `{target, locations: [{file, at: [{line,
-//! col, endLine?, snippet?}]}], complete}` (anchors grouped by file, docs/answers.md;
+//! col, endLine?, snippet?}]}], complete?}` (anchors grouped by file, docs/answers.md;
 //! a definition outside the root is `{external: true, lib, at}`).
 
 use std::sync::Arc;
@@ -9,7 +9,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::json;
 
 use super::nav_common::{
-    Anchors, Target, content_generation, externals_last, group_by_file, lsp_error, symbol_not_found,
+    Anchors, Target, content_generation, externals_last, group_by_file, lsp_error, mark_incomplete,
+    symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -47,11 +48,11 @@ impl Tool for NavDefinition {
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             externals_last(&mut locations);
             let empty = locations.is_empty();
-            let data = json!({
+            let mut data = json!({
                 "target": t.json(),
                 "locations": group_by_file(locations),
-                "complete": answer.complete,
             });
+            mark_incomplete(&mut data, answer.complete);
             let narrowing = "Pass a more specific position";
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))

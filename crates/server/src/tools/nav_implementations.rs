@@ -1,6 +1,6 @@
 //! `nav_implementations {file, line, col = 1 | nodeId}`: implementations of the
 //! interface / trait / abstract member at a position → `{target, locations: [{file, at}],
-//! total, complete}` (anchors grouped by file, docs/answers.md).
+//! total, complete?}` (anchors grouped by file, docs/answers.md).
 //! A server without `implementationProvider` is `LSP_FAILED` whose hint names the map's
 //! `extends` / `implements` edges.
 
@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::nav_common::{
     Anchors, Fallback, Target, by_place_file_line, content_generation, group_by_file, lsp_error,
-    symbol_not_found,
+    mark_incomplete, symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -50,12 +50,12 @@ impl Tool for NavImplementations {
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             locations.sort_by(by_place_file_line);
             let total = locations.len();
-            let data = json!({
+            let mut data = json!({
                 "target": t.json(),
                 "locations": group_by_file(locations),
                 "total": total,
-                "complete": answer.complete,
             });
+            mark_incomplete(&mut data, answer.complete);
             let narrowing = "Pass the position of a more specific member";
             let payload = Payload::new(data.clone())
                 .generation(content_generation(&data))

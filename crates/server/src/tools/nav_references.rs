@@ -1,6 +1,6 @@
 //! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
 //! every reference to the symbol at a position, from the live language server →
-//! `{target, locations: [{file, at: [{line, col, snippet?}]}], total, files, complete}`
+//! `{target, locations: [{file, at: [{line, col, snippet?}]}], total, files, complete?}`
 //! (anchors grouped by file, docs/answers.md).
 //!
 //! Ranked by file then line, test code after the rest, externals last (by library file
@@ -8,9 +8,9 @@
 //! files; `fileFilter` is a
 //! glob (`src/**/*.py`; a glob without `/` also matches file names) or a path prefix
 //! (`src/`), `excludeTests` leaves out test code (`nav_common::is_test_path`), and `total`
-//! counts after both. `complete` says whether the server's list was whole: a filter is
-//! not incompleteness (the filtered list is whole for what was asked), and a budget cut is
-//! `truncated`, never `complete: false`.
+//! counts after both. `complete: false` says the server's list was not whole (absent when
+//! it was): a filter is not incompleteness (the filtered list is whole for what was
+//! asked), and a budget cut is `truncated`, never `complete: false`.
 
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::nav_common::{
     Anchors, Target, by_place_file_line, content_generation, group_by_file, is_test_item,
-    lsp_error, nav_narrowing, position_params, symbol_not_found,
+    lsp_error, mark_incomplete, nav_narrowing, position_params, symbol_not_found,
 };
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -122,13 +122,13 @@ impl Tool for NavReferences {
             let total = locations.len();
             let narrowing = nav_narrowing(&args, &locations, &[]);
             let groups = group_by_file(locations);
-            let data = json!({
+            let mut data = json!({
                 "target": t.json(),
                 "locations": groups,
                 "total": total,
                 "files": groups.len(),
-                "complete": answer.complete,
             });
+            mark_incomplete(&mut data, answer.complete);
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/locations", "files").narrowing(narrowing.clone()))

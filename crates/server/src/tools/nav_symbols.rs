@@ -1,6 +1,6 @@
 //! `nav_symbols {file, depth 1–5 = 2, kind?, locals = false}`: the file's outline from the
 //! live language server → `{symbols: [{name, kind, line, col, endLine?, detail?,
-//! children?}], total, complete}` (docs/answers.md).
+//! children?}], total, complete?}` (docs/answers.md).
 //!
 //! Hierarchical: members sit in their parent's `children`, so no entry repeats its
 //! container's name. `depth` bounds the nesting shown (2: top level and members); the
@@ -17,7 +17,7 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_lsp::{DocumentSymbol, SymbolKind};
 use serde_json::{Value, json};
 
-use super::nav_common::{Target, content_generation, kind_name, lsp_error};
+use super::nav_common::{Target, content_generation, kind_name, lsp_error, mark_incomplete};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -74,17 +74,23 @@ impl Tool for NavSymbols {
                 }
                 None => (tree(&answer.value, 1, &opts, &mut total), depth - 1),
             };
-            let data = json!({
+            let mut data = json!({
                 "symbols": symbols,
                 "total": total,
-                "complete": answer.complete,
             });
-            let narrowing = if kind.is_some() {
-                "Pass a more specific kind, or use map_search for one symbol".to_string()
-            } else if depth > 1 {
-                "Pass depth:1 or kind to narrow".to_string()
+            mark_incomplete(&mut data, answer.complete);
+            // Only what the call did not set already (docs/answers.md).
+            let mut ways = Vec::new();
+            if depth > 1 {
+                ways.push("depth:1");
+            }
+            if kind.is_none() {
+                ways.push("kind");
+            }
+            let narrowing = if ways.is_empty() {
+                String::new()
             } else {
-                "Pass kind to narrow".to_string()
+                format!("Pass {} to narrow", ways.join(" or "))
             };
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))

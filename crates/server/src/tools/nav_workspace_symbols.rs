@@ -1,9 +1,9 @@
 //! `nav_workspaceSymbols {query (≥ 3 chars), limit ≤ 200 = 50}`: live symbol search
 //! across every language server available for the root's languages →
-//! `{results: [{name, kind, container?, file, line, col, language?}], total, complete,
+//! `{results: [{name, kind, container?, file, line, col, language?}], total, complete?,
 //! languages}` (docs/answers.md): `language` per result only when several languages
 //! answered; a symbol outside the root is `{external: true, lib, …}`, never by path.
-//! `complete` is the servers' word; a `limit` cut shows in `total` and a warning.
+//! `complete: false` is the servers' word (absent when their lists were whole); a `limit` cut shows in `total` and a warning.
 //!
 //! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
 //! inside the root before external. A server that is missing or fails is a warning
@@ -17,7 +17,9 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_lsp::LspError;
 use serde_json::{Value, json};
 
-use super::nav_common::{Anchors, Place, content_generation, kind_name, lsp_error, root_languages};
+use super::nav_common::{
+    Anchors, Place, content_generation, kind_name, lsp_error, mark_incomplete, root_languages,
+};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -117,7 +119,6 @@ impl Tool for NavWorkspaceSymbols {
                 let data = json!({
                     "results": [],
                     "total": 0,
-                    "complete": true,
                     "languages": [],
                     "hint": "No file of a language with a language server is in the root; map_search searches the map.",
                 });
@@ -167,12 +168,12 @@ impl Tool for NavWorkspaceSymbols {
             }
             // `complete`: the servers' lists were whole; the `limit` cut is counted by
             // `total` and a warning, not passed off as the servers' incompleteness.
-            let data = json!({
+            let mut data = json!({
                 "results": results,
                 "total": total,
-                "complete": complete,
                 "languages": answered,
             });
+            mark_incomplete(&mut data, complete);
             let payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/results", "symbols").narrowing("Pass a longer query"));
