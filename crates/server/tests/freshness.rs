@@ -270,9 +270,15 @@ async fn renamed_method_is_not_found_then_remapped_py() {
     );
     assert!(strings(&e["error"]["members"]).contains(&"renew"), "{e}");
     assert_eq!(e["error"]["file"], PY_STORE, "{e}");
-    // The nav tools fail the same way through nodeId.
+    // The nav tools fail the same way through nodeId: SYMBOL_NOT_FOUND from the live
+    // outline while the map still holds the old name, NODE_NOT_FOUND once the watcher has
+    // re-indexed the file (the map no longer has the ID); both name the parent's members.
     let e = call(&c, "nav_references", json!({"nodeId": PY_REFRESH})).await;
-    assert_eq!(err_code(&e), "SYMBOL_NOT_FOUND", "{e}");
+    assert!(
+        ["SYMBOL_NOT_FOUND", "NODE_NOT_FOUND"].contains(&err_code(&e)),
+        "{e}"
+    );
+    assert!(strings(&e["error"]["members"]).contains(&"renew"), "{e}");
 
     let renew = "py:shop/store.py#SessionStore.renew";
     eventually("the new name in the map", || search_hit(&c, "renew", renew)).await;

@@ -316,6 +316,11 @@ impl<'a> Run<'a> {
         detail: Option<&str>,
     ) -> Value {
         let mut v = self.anchors.anchor(path, at, Some(end_line0));
+        // The item's own line is its declaration: name and kind say it; the sites carry
+        // the lines worth reading.
+        if let Some(o) = v.as_object_mut() {
+            o.remove("snippet");
+        }
         v["name"] = Value::from(name);
         v["kind"] = Value::from(kind);
         if let Some(d) = detail {
@@ -636,6 +641,9 @@ impl<'a> Run<'a> {
                             // Top-level code: the file itself calls it.
                             let mut item =
                                 self.anchors.anchor(&loc.path, Position::new(0, 0), None);
+                            if let Some(o) = item.as_object_mut() {
+                                o.remove("snippet");
+                            }
                             item["name"] = Value::from("<module>");
                             item["kind"] = Value::from("module");
                             ((loc.path.clone(), Position::new(0, 0)), item, None)

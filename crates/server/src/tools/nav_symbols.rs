@@ -17,7 +17,9 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_lsp::{DocumentSymbol, SymbolKind};
 use serde_json::{Value, json};
 
-use super::nav_common::{Target, content_generation, kind_name, lsp_error, mark_incomplete};
+use super::nav_common::{
+    Target, content_generation, flatten, kind_name, lsp_error, mark_incomplete,
+};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -100,6 +102,21 @@ impl Tool for NavSymbols {
                 path.push_str("/*/children");
                 payload = payload
                     .list(ListSpec::new(path.clone(), "members").narrowing(narrowing.clone()));
+            }
+            if let Some(k) = kind.as_deref().filter(|_| total == 0) {
+                // A kind this file does not have (or a spelling the server does not use):
+                // say which kinds there are rather than a bare empty list.
+                let mut kinds: Vec<&str> = flatten(&answer.value)
+                    .iter()
+                    .map(|f| kind_name(f.sym.kind))
+                    .collect();
+                kinds.sort();
+                kinds.dedup();
+                payload = payload.warn(format!(
+                    "No symbol of kind `{k}` in {}; its kinds: {}.",
+                    t.rel,
+                    kinds.join(", ")
+                ));
             }
             Ok(answer.warnings.into_iter().fold(payload, Payload::warn))
         })

@@ -306,11 +306,8 @@ pub async fn resolve_node(
             _ => false,
         };
         if file_fresh {
-            return Err(map_error(
-                &ctx.map,
-                MapError::NodeNotFound(id.to_string()),
-                field,
-            ));
+            let err = map_error(&ctx.map, MapError::NodeNotFound(id.to_string()), field);
+            return Err(with_map_names(ctx, err, &rel, &qualified).await);
         }
     }
     let chain: Vec<String> = qualified.split('.').map(str::to_string).collect();
@@ -612,6 +609,45 @@ fn symbol_missing(
         e = e.with_extra("members", members);
     }
     e
+}
+
+/// `NODE_NOT_FOUND` for a symbol of a file the map holds, with what the map does have
+/// there (as `SYMBOL_NOT_FOUND` gives from the live outline): `names`, the file's top-level
+/// symbols, and `members`, the names under the ID's parent when that exists (a renamed
+/// method shows up here), at most [`MAX_HINT_NAMES`] each.
+async fn with_map_names(
+    ctx: &Arc<ServerContext>,
+    err: ToolError,
+    rel: &str,
+    qualified: &str,
+) -> ToolError {
+    let map = ctx.map.clone();
+    let r = rel.to_string();
+    let Ok(Ok(nodes)) = tokio::task::spawn_blocking(move || map.nodes_in_file(&r)).await else {
+        return err;
+    };
+    let parent = qualified.rsplit_once('.').map(|(p, _)| p);
+    let mut names: Vec<&str> = Vec::new();
+    let mut members: Vec<&str> = Vec::new();
+    for n in nodes.iter().filter(|n| n.kind != NodeKind::File) {
+        let q = n.qualified_name.as_str();
+        match q.rsplit_once('.') {
+            None if names.len() < MAX_HINT_NAMES && !names.contains(&q) => names.push(q),
+            Some((p, name))
+                if Some(p) == parent
+                    && members.len() < MAX_HINT_NAMES
+                    && !members.contains(&name) =>
+            {
+                members.push(name)
+            }
+            _ => {}
+        }
+    }
+    let mut err = err.with_extra("file", rel).with_extra("names", names);
+    if !members.is_empty() {
+        err = err.with_extra("members", members);
+    }
+    err
 }
 
 /// `{file, line, col}` → the enclosing symbols and the map node of the innermost one.
