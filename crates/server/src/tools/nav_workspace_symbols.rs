@@ -1,8 +1,8 @@
 //! `nav_workspaceSymbols {query (≥ 3 chars), limit ≤ 200 = 50}`: live symbol search
 //! across every language server available for the root's languages →
 //! `{results: [{name, kind, container?, file, line, col, language?}], total, complete?,
-//! languages}` (docs/answers.md): `language` per result only when several languages
-//! answered; a symbol outside the root is `{external: true, lib, …}`, never by path.
+//! languages}` (docs/answers.md): `language` per result unless every result is of the
+//! one language in `languages`; a symbol outside the root is `{external: true, lib, …}`, never by path.
 //! `complete: false` is the servers' word (absent when their lists were whole); a `limit` cut shows in `total` and a warning.
 //!
 //! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
@@ -149,18 +149,17 @@ impl Tool for NavWorkspaceSymbols {
                     .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
             });
             let total = results.len();
-            let several = answered.len() > 1;
-            let results: Vec<Value> = results
-                .into_iter()
-                .take(limit)
-                .map(|(_, mut v)| {
-                    // One language answered: `languages` says it once for every item.
-                    if !several && let Some(o) = v.as_object_mut() {
+            let mut results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
+            // Every result of the one language that answered: `languages` says it once.
+            if let [only] = answered.as_slice()
+                && results.iter().all(|v| v["language"] == only.as_str())
+            {
+                for v in &mut results {
+                    if let Some(o) = v.as_object_mut() {
                         o.remove("language");
                     }
-                    v
-                })
-                .collect();
+                }
+            }
             if total > limit {
                 warnings.push(format!(
                     "Showing {limit} of {total} matches; pass a longer query or raise limit."
