@@ -120,12 +120,20 @@ async fn shop_answers(c: &Client, s: &Shop) {
     assert!(contents.contains("refresh"), "{contents}");
     assert_eq!(ok(&t)["language"], s.lang);
 
-    // nav_symbols: the outline, the class at the top, refresh among its children.
+    // nav_symbols: the outline, the class at the top, refresh among the children of it
+    // (or of its `impl SessionStore` block, where the server lists methods apart).
     let o = call(c, "nav_symbols", json!({"file": s.store})).await;
     let syms = &ok(&o)["symbols"];
     assert!(
         has(syms, |v| v["name"] == "SessionStore"
-            && v["kind"] == s.class_kind
+            && v["kind"] == s.class_kind),
+        "{o}"
+    );
+    assert!(
+        has(syms, |v| v["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("SessionStore"))
+            && v["children"].is_array()
             && has(&v["children"], |m| m["name"] == "refresh"
                 && m["line"] == s.refresh.0)),
         "{o}"
