@@ -459,3 +459,35 @@ async fn nothing_outside_the_root_is_shown_by_path() {
     assert!(calls[0]["sites"][0].get("file").is_none(), "{h}");
     c.cancel().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overloads_are_one_callee() {
+    if !require("typescript-language-server", true) {
+        return;
+    }
+    let dir = fixture("ts");
+    let root = dir.path();
+    std::fs::write(
+        root.join("src/over.ts"),
+        "export function over(a: string): string;\nexport function over(a: number): number;\nexport function over(a: any) { return a; }\n\nexport function both() {\n  over(\"x\");\n  return over(5);\n}\n",
+    )
+    .unwrap();
+    let c = client(root).await;
+    let h = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"file": "src/over.ts", "line": 5, "col": 17, "direction": "outgoing"}),
+    )
+    .await;
+    let calls = ok(&h)["calls"].as_array().unwrap().clone();
+    let over: Vec<&Value> = calls.iter().filter(|v| v["name"] == "over").collect();
+    assert_eq!(over.len(), 1, "one item for the overloads: {h}");
+    let lines: Vec<u64> = over[0]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, vec![6, 7], "each site once, in the root's file: {h}");
+    c.cancel().await.ok();
+}
