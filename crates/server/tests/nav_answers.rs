@@ -124,6 +124,29 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
         "{h2}"
     );
 
+    // Any budget up to 800 still shows callers (with the default maxSites), and a cut
+    // leaves a cursor.
+    for budget in [250, 300, 800] {
+        let mut args = base.clone();
+        args["tokenBudget"] = json!(budget);
+        let h = call(&c, "nav_callHierarchy", args).await;
+        let d = ok(&h);
+        assert!(!d["calls"].as_array().unwrap().is_empty(), "{budget}: {h}");
+        if budget < 800 {
+            assert_eq!(h["truncated"], true, "{budget}: {h}");
+        }
+        if h["truncated"] == true {
+            assert!(h["cursor"].is_string(), "{budget}: {h}");
+        }
+        // A detail that only names the item's own file says nothing new.
+        assert!(
+            d["calls"].as_array().unwrap().iter().all(|c| c
+                .get("detail")
+                .is_none_or(|x| !x.as_str().unwrap().contains(".py"))),
+            "{h}"
+        );
+    }
+
     // fileFilter and excludeTests narrow; the note then suggests neither.
     let mut args = base.clone();
     args["fileFilter"] = json!("pkg/");

@@ -279,6 +279,25 @@ fn item_key(item: &CallItem) -> ItemKey {
     (item.path.clone(), item.selection_range.start)
 }
 
+/// Is this item detail only the item's file (`(store.py)`, `store.py`, `store`)? Some
+/// servers put the module there; the item's `file` already says it.
+fn names_only_the_file(detail: &str, path: &Path) -> bool {
+    let d = detail
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    !d.is_empty() && (d == name || d == stem)
+}
+
 /// Call sites in their order, each `(file, line, col)` once.
 fn dedupe_sites(sites: Vec<Value>) -> Vec<Value> {
     let mut seen = HashSet::new();
@@ -323,7 +342,7 @@ impl<'a> Run<'a> {
         }
         v["name"] = Value::from(name);
         v["kind"] = Value::from(kind);
-        if let Some(d) = detail {
+        if let Some(d) = detail.filter(|d| !names_only_the_file(d, path)) {
             v["detail"] = Value::from(d);
         }
         v
@@ -828,6 +847,15 @@ impl<'a> Run<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_detail_naming_the_file_is_dropped() {
+        let p = Path::new("/r/shop/store.py");
+        assert!(names_only_the_file("(store.py)", p));
+        assert!(names_only_the_file("store", p));
+        assert!(!names_only_the_file("fn(ttl: u64) -> Self", p));
+        assert!(!names_only_the_file("", p));
+    }
 
     #[test]
     fn sites_are_listed_once() {
