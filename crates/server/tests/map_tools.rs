@@ -359,7 +359,7 @@ async fn map_rebuild_sends_progress_when_asked() {
             .collect();
         mine[0].progress < 50.0 && mine.last().unwrap().progress >= 95.0
     };
-    for _ in 0..200 {
+    for _ in 0..600 {
         if full_rebuild_seen(&rec.0.lock().unwrap()) {
             break;
         }
