@@ -283,7 +283,28 @@ impl<'a> Resolver<'a> {
                 Target::External(x) => vec![*x],
                 Target::Unresolved => vec![],
             };
-            let mut imported = targets.clone();
+            // Names imported from a package of several files: the files that define them
+            // (`import a.b.C` imports `C`'s file, not every file of `a.b`).
+            let mut imported = match &imp.target {
+                Target::Files(fs) if fs.len() > 1 && !imp.names.is_empty() => {
+                    let defining: Vec<Ix> = fs
+                        .iter()
+                        .copied()
+                        .filter(|&f| {
+                            imp.names.iter().any(|(n, _)| {
+                                Some(*n) == star || self.top_level_in(f, *n).is_some()
+                            })
+                        })
+                        .filter_map(|f| m.f(f).node)
+                        .collect();
+                    if defining.is_empty() {
+                        targets.clone()
+                    } else {
+                        defining
+                    }
+                }
+                _ => targets.clone(),
+            };
             // `from pkg import submodule`, `use crate::util::{email}`: the submodules too.
             if let Target::Files(fs) = &imp.target {
                 for (n, _) in &imp.names {
@@ -962,14 +983,22 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         let name_str = m.names.str(name);
+        // Languages whose functions all live in types (manifest `member_candidates`): a
+        // method of a type the file can see is as likely as a top-level function.
+        let members = self
+            .registry
+            .by_id(m.lang(cx.lang))
+            .is_some_and(|l| l.manifest.member_candidates);
         let c: Vec<Ix> = m
             .defs_named(name)
             .iter()
             .copied()
             .filter(|&n| {
                 let node = m.n(n);
+                let top_level = &*node.qname == name_str;
+                let member = members && node.parent.is_some_and(|p| is_type_like(m.n(p).kind));
                 node.file.is_some_and(|f| reach.contains(&f))
-                    && &*node.qname == name_str
+                    && (top_level || member)
                     && fits(kind, node.kind)
             })
             .collect();

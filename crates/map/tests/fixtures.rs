@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -124,6 +124,26 @@ const CASES: [Case; 5] = [
             "go:store/store.go#SessionStore.Get",
         ),
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "java",
+        store_class: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
+        refresh: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+        put: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.put",
+        caller: "java:src/main/java/com/example/shop/api/Api.java#Api.handleRefresh",
+        api_file: "src/main/java/com/example/shop/api/Api.java",
+        store_file: "src/main/java/com/example/shop/store/SessionStore.java",
+        clash_site: "java:src/main/java/com/example/shop/api/Api.java#Api.check",
+        clash_defs: [
+            "java:src/main/java/com/example/shop/util/Email.java#Email.validate",
+            "java:src/main/java/com/example/shop/util/Token.java#Token.validate",
+        ],
+        token_file: "src/main/java/com/example/shop/util/Token.java",
+        stdlib: (
+            "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.get",
+            "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 
@@ -380,11 +400,11 @@ fn deleting_and_renaming_files() {
             b.map.node(case.clash_defs[1]),
             Err(MapError::NodeNotFound(_))
         ));
-        let new_id = format!(
-            "{}:{}",
-            case.dir,
-            case.token_file.replace("token.", "renamed_token.")
-        );
+        let (token_dir, token_name) = case
+            .token_file
+            .rsplit_once('/')
+            .unwrap_or(("", case.token_file));
+        let new_id = format!("{}:{token_dir}/renamed_{token_name}", case.dir).replace(":/", ":");
         assert!(b.map.node(&new_id).is_ok(), "{}: {new_id}", case.dir);
         std::fs::remove_file(&renamed).unwrap();
         let s = b.rebuild();
@@ -392,9 +412,11 @@ fn deleting_and_renaming_files() {
         assert!(b.map.node(&new_id).is_err());
         // Nothing points at a removed node.
         assert!(
-            b.edges(case.clash_site, Direction::Out)
-                .iter()
-                .all(|n| !n.node.id.contains("token"))
+            b.edges(case.clash_site, Direction::Out).iter().all(|n| !n
+                .node
+                .id
+                .to_lowercase()
+                .contains("token"))
         );
     }
 }

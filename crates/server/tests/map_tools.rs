@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -101,6 +101,20 @@ const CASES: [Case; 5] = [
             "go:util/token/token.go#Validate",
         ],
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "java",
+        store_class: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
+        refresh: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+        put: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.put",
+        caller: "java:src/main/java/com/example/shop/api/Api.java#Api.handleRefresh",
+        api_file: "src/main/java/com/example/shop/api/Api.java",
+        clash_site: "java:src/main/java/com/example/shop/api/Api.java#Api.check",
+        clash_defs: [
+            "java:src/main/java/com/example/shop/util/Email.java#Email.validate",
+            "java:src/main/java/com/example/shop/util/Token.java#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 

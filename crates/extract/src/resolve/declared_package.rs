@@ -1,0 +1,171 @@
+//! `declared_package`: a file declares the package (namespace) it belongs to in its own
+//! text (a line starting with one of `declaration_keywords`, e.g. `package a.b;`); an
+//! import names a package (all its files: a glob or a namespace import) or a member of
+//! one (`a.b.C`: the package's file named `C`, for imports of a type's members). Packages
+//! need not match directories; when no file declares a package, the directory under a
+//! source root (`<project root>/<source root>/a/b`) stands in for it. A package import
+//! never names the importer itself.
+//!
+//! Limits, on purpose: declarations are found by a line scan when the resolver is built
+//! (when the file set changes), so an edited declaration counts from the next such
+//! rebuild; nested or chained declarations are read one by one, not joined.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::repo::{Repo, basename, dirname, join};
+use super::rules::Rules;
+use crate::ImportTarget;
+
+pub struct DeclaredPackage {
+    /// Package name → the files declaring it.
+    declared: BTreeMap<String, Vec<String>>,
+    /// Existing source-root directories, deepest first.
+    roots: Vec<String>,
+}
+
+impl DeclaredPackage {
+    pub fn new(
+        rules: &Rules,
+        repo: &Repo,
+        read: &dyn Fn(&str) -> Option<String>,
+    ) -> DeclaredPackage {
+        let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for file in repo.files.iter().filter(|f| has_extension(rules, f)) {
+            let Some(text) = read(file) else { continue };
+            for package in declarations(&text, &rules.declaration_keywords) {
+                declared.entry(package).or_default().push(file.clone());
+            }
+        }
+        let mut projects: BTreeSet<String> = BTreeSet::from([String::new()]);
+        projects.extend(
+            repo.named(&rules.project_markers)
+                .map(|m| dirname(m).to_string()),
+        );
+        let mut roots: Vec<String> = projects
+            .iter()
+            .flat_map(|p| rules.source_roots.iter().map(move |r| join(p, r)))
+            .filter(|d| repo.is_dir(d))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        roots.sort_by_key(|d| {
+            std::cmp::Reverse(d.matches('/').count() + usize::from(!d.is_empty()))
+        });
+        DeclaredPackage { declared, roots }
+    }
+
+    /// The files of package `name` (declared, else a directory under a source root).
+    fn package(&self, rules: &Rules, repo: &Repo, name: &str) -> Vec<String> {
+        if let Some(files) = self.declared.get(name) {
+            return files.clone();
+        }
+        let rel = name.replace(rules.separator.as_str(), "/");
+        for root in &self.roots {
+            let dir = join(root, &rel);
+            let files: Vec<String> = repo
+                .files_in(&dir)
+                .iter()
+                .filter(|f| has_extension(rules, f))
+                .cloned()
+                .collect();
+            if !files.is_empty() {
+                return files;
+            }
+        }
+        Vec::new()
+    }
+
+    pub fn resolve(&self, rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
+        let sep = rules.separator.as_str();
+        let files: Vec<String> = self
+            .package(rules, repo, spec)
+            .into_iter()
+            .filter(|f| f != from)
+            .collect();
+        if !files.is_empty() {
+            return ImportTarget::Files(files);
+        }
+        // `a.b.C` (a static import's module, or `a.b` + `C` joined): the file named `C`.
+        if let Some((package, member)) = spec.rsplit_once(sep) {
+            let file: Vec<String> = self
+                .package(rules, repo, package)
+                .into_iter()
+                .filter(|f| stem(f) == member)
+                .collect();
+            if !file.is_empty() {
+                return ImportTarget::Files(file);
+            }
+        }
+        // A name inside a package of the repository that matched nothing: not external.
+        let local = self.declared.keys().any(|p| {
+            p == spec
+                || spec.starts_with(&format!("{p}{sep}"))
+                || p.starts_with(&format!("{spec}{sep}"))
+        });
+        if local || !self.package(rules, repo, spec).is_empty() {
+            return ImportTarget::Unresolved;
+        }
+        ImportTarget::External(rules.external_package(spec))
+    }
+}
+
+fn has_extension(rules: &Rules, f: &str) -> bool {
+    rules
+        .extensions
+        .iter()
+        .any(|e| f.ends_with(&format!(".{e}")))
+}
+
+fn stem(f: &str) -> &str {
+    let b = basename(f);
+    b.split_once('.').map(|(s, _)| s).unwrap_or(b)
+}
+
+/// The packages a source text declares: each line that starts with a keyword followed by
+/// whitespace and a dotted name (`package a.b;`, `namespace A.B {`, `package a.b`).
+fn declarations(text: &str, keywords: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        for kw in keywords {
+            let Some(rest) = line.strip_prefix(kw.as_str()) else {
+                continue;
+            };
+            if !rest.starts_with(char::is_whitespace) {
+                continue;
+            }
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '`')
+                .filter(|c| *c != '`')
+                .collect();
+            if !name.is_empty() && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_read_from_line_starts() {
+        let kw = vec!["package".to_string(), "namespace".to_string()];
+        assert_eq!(
+            declarations("// package x;\npackage a.b.c;\nimport d;\n", &kw),
+            vec!["a.b.c"]
+        );
+        assert_eq!(
+            declarations("namespace Shop.Store\n{\n", &kw),
+            vec!["Shop.Store"]
+        );
+        assert_eq!(
+            declarations("packages x\npackage\n", &kw),
+            Vec::<String>::new()
+        );
+    }
+}
