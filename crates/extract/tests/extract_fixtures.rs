@@ -634,3 +634,87 @@ fn bindings_type_the_receivers_of_the_api_calls() {
     );
     assert_has(&bindings(&f), &["x: pkg|T in F @1", "y: New in F @1"]);
 }
+
+const JAVA: &str = "src/main/java/com/example/shop/";
+
+#[test]
+fn java_store_enum_and_api() {
+    let f = extract_fixture("java", &format!("{JAVA}store/SessionStore.java"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @8:13 pub",
+            "def constant SessionStore.DEFAULT_TTL @9:29 pub parent=SessionStore",
+            "def property SessionStore.data @11:39 parent=SessionStore",
+            "def property SessionStore.ttl @12:23 parent=SessionStore",
+            "def method SessionStore.SessionStore @14:11 pub parent=SessionStore",
+            "def method SessionStore.get @20:19 pub parent=SessionStore",
+            "def method SessionStore.put @27:16 pub parent=SessionStore",
+            "def method SessionStore.refresh @32:19 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[1].signature.as_deref(),
+        Some("public static final long DEFAULT_TTL = 3600")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @8",
+            "calls data|get from=SessionStore.get @22",
+            "calls this|get from=SessionStore.refresh @33",
+            "calls this|put from=SessionStore.refresh @38",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import com.example.shop.base [BaseStore] @2",
+            "import com.example.shop.base [Session] @3",
+            "import java.util [HashMap] @4",
+            "import java.util [Map] @5",
+        ]
+    );
+    assert_has(&bindings(&f), &["data: Map in SessionStore @11"]);
+
+    // Enum constants are nodes: the members of an enum are answerable.
+    let e = extract_fixture("java", &format!("{JAVA}base/SessionState.java"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def enum SessionState @3:12 pub",
+            "def constant SessionState.ACTIVE @4:4 pub parent=SessionState",
+            "def constant SessionState.EXPIRED @5:4 pub parent=SessionState",
+            "def method SessionState.usable @8:19 pub parent=SessionState",
+        ]
+    );
+
+    let api = extract_fixture("java", &format!("{JAVA}api/Api.java"));
+    assert_has(
+        &refs(&api),
+        &[
+            "references SessionStore from=Api.handleRefresh @11",
+            "calls store|refresh from=Api.handleRefresh @12",
+            "calls checker|validate from=Api.check @20",
+            "calls SessionStore from=Api.defaultStore @25",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.handleRefresh @11"],
+    );
+    // `var checker = … ? new Email() : new Token()`: `var` types nothing.
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    assert_eq!(
+        imports(&api),
+        [
+            "import com.example.shop.store [SessionStore] @2",
+            "import com.example.shop.util [Email] @3",
+            "import com.example.shop.util [Token] @4",
+        ]
+    );
+}

@@ -409,3 +409,70 @@ fn go_packages_are_directories_without_tests() {
         files(&["pkg/a/a.go", "pkg/a/b.go"])
     );
 }
+
+#[test]
+fn java_packages_are_read_from_the_files() {
+    let r = fixture_resolver("java");
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    let p = "src/main/java/com/example/shop/";
+    let api = format!("{p}api/Api.java");
+    // A package: all its files.
+    assert_eq!(
+        r.resolve(&java, &api, "com.example.shop.store"),
+        ImportTarget::Files(vec![
+            format!("{p}store/SessionStore.java"),
+            format!("{p}store/Stores.java")
+        ])
+    );
+    // A type of a package (static imports, `resolve_member`): its file.
+    assert_eq!(
+        r.resolve_member(&java, &api, "com.example.shop.util", "Email"),
+        ImportTarget::Files(vec![format!("{p}util/Email.java")])
+    );
+    // The importer is not part of what it imports.
+    assert_eq!(
+        r.resolve(
+            &java,
+            &format!("{p}store/Stores.java"),
+            "com.example.shop.store"
+        ),
+        ImportTarget::Files(vec![format!("{p}store/SessionStore.java")])
+    );
+    assert_eq!(
+        r.resolve(&java, &api, "java.util"),
+        ImportTarget::External("java".into())
+    );
+    // Inside the repository's packages but nowhere: unresolved, not external.
+    assert_eq!(
+        r.resolve(&java, &api, "com.example.shop.missing"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn declared_packages_need_not_match_directories() {
+    let r = memory_resolver(&[
+        ("pom.xml", ""),
+        ("src/main/java/a/One.java", "package x.y;\nclass One {}\n"),
+        (
+            "lib/Two.java",
+            "// package z;\npackage x.y;\nclass Two {}\n",
+        ),
+        ("src/main/java/q/r/Three.java", "class Three {}\n"),
+    ]);
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    assert_eq!(
+        r.resolve(&java, "src/Main.java", "x.y"),
+        ImportTarget::Files(vec![
+            "lib/Two.java".into(),
+            "src/main/java/a/One.java".into()
+        ])
+    );
+    // No declaration: the directory under a source root stands in for the package.
+    assert_eq!(
+        r.resolve(&java, "src/Main.java", "q.r"),
+        ImportTarget::Files(vec!["src/main/java/q/r/Three.java".into()])
+    );
+}

@@ -96,12 +96,14 @@ impl DeclaredPackage {
                 return ImportTarget::Files(file);
             }
         }
-        // A name inside a package of the repository that matched nothing: not external.
-        let local = self.declared.keys().any(|p| {
-            p == spec
-                || spec.starts_with(&format!("{p}{sep}"))
-                || p.starts_with(&format!("{spec}{sep}"))
-        });
+        // A name inside the repository's package tree that matched nothing (a sibling of
+        // a local package, or below one): unresolved, not external.
+        let parent = spec.rsplit_once(sep).map(|(p, _)| p).unwrap_or(spec);
+        let under = |a: &str, b: &str| a == b || a.starts_with(&format!("{b}{sep}"));
+        let local = self
+            .declared
+            .keys()
+            .any(|p| under(p, spec) || under(spec, p) || under(p, parent));
         if local || !self.package(rules, repo, spec).is_empty() {
             return ImportTarget::Unresolved;
         }
