@@ -59,6 +59,11 @@ pub fn registry() -> Registry {
             [("java", tree_sitter_java::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "kt",
+            [("kotlin", tree_sitter_kotlin_ng::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

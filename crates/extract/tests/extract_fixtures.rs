@@ -718,3 +718,91 @@ fn java_store_enum_and_api() {
         ]
     );
 }
+
+const KOTLIN: &str = "src/main/kotlin/com/example/shop/";
+
+#[test]
+fn kotlin_store_objects_and_api() {
+    let f = extract_fixture("kt", &format!("{KOTLIN}store/SessionStore.kt"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DEFAULT_TTL @5:10 pub",
+            "def class SessionStore @8:6 pub",
+            "def property SessionStore.ttl @8:31 parent=SessionStore",
+            "def property SessionStore.data @9:16 parent=SessionStore",
+            "def method SessionStore.get @12:17 pub parent=SessionStore",
+            "def method SessionStore.put @18:17 pub parent=SessionStore",
+            "def method SessionStore.refresh @23:8 pub parent=SessionStore",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @8",
+            "calls data|get from=SessionStore.get @14",
+            "calls this|get from=SessionStore.refresh @24",
+            "calls this|put from=SessionStore.refresh @26",
+        ],
+    );
+    // The module is the whole path; the resolver finds the package and the file.
+    assert_eq!(
+        imports(&f),
+        [
+            "import com.example.shop.base.BaseStore [BaseStore] @2",
+            "import com.example.shop.base.Session [Session] @3",
+        ]
+    );
+
+    let b = extract_fixture("kt", &format!("{KOTLIN}base/BaseStore.kt"));
+    assert_has(
+        &defs(&b),
+        &[
+            "def class Session @3:11 pub",
+            "def property Session.expires @3:41 pub parent=Session",
+            "def interface BaseStore @6:10 pub",
+            "def method BaseStore.get @7:8 pub parent=BaseStore",
+            "def enum SessionState @13:11 pub",
+            "def constant SessionState.ACTIVE @14:4 pub parent=SessionState",
+            "def constant SessionState.EXPIRED @15:4 pub parent=SessionState",
+        ],
+    );
+    let e = extract_fixture("kt", &format!("{KOTLIN}util/Email.kt"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:7 pub",
+            "def method Email.validate @5:17 pub parent=Email",
+        ]
+    );
+    let alias = extract_fixture("kt", &format!("{KOTLIN}Shop.kt"));
+    assert_eq!(defs(&alias), ["def type_alias Store @3:10 pub"]);
+
+    let api = extract_fixture("kt", &format!("{KOTLIN}api/Api.kt"));
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|refresh from=handleRefresh @8",
+            "calls checker|validate from=check @16",
+            "calls SessionStore from=defaultStore @20",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in handleRefresh @7"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "kt",
+        "a/F.kt",
+        "import a.b.*\nimport a.b.C as D\nimport a.b.E\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import a.b [*] @0",
+            "import a.b.C [C as D] @1",
+            "import a.b.E [E] @2"
+        ]
+    );
+}

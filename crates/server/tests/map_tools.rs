@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 7] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -113,6 +113,20 @@ const CASES: [Case; 6] = [
         clash_defs: [
             "java:src/main/java/com/example/shop/util/Email.java#Email.validate",
             "java:src/main/java/com/example/shop/util/Token.java#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "kt",
+        store_class: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore",
+        refresh: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.refresh",
+        put: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.put",
+        caller: "kt:src/main/kotlin/com/example/shop/api/Api.kt#handleRefresh",
+        api_file: "src/main/kotlin/com/example/shop/api/Api.kt",
+        clash_site: "kt:src/main/kotlin/com/example/shop/api/Api.kt#check",
+        clash_defs: [
+            "kt:src/main/kotlin/com/example/shop/util/Email.kt#Email.validate",
+            "kt:src/main/kotlin/com/example/shop/util/Token.kt#Token.validate",
         ],
         call: ("store.refresh(key)", "store.put(key)"),
     },

@@ -1,7 +1,7 @@
 //! `declared_package`: a file declares the package (namespace) it belongs to in its own
 //! text (a line starting with one of `declaration_keywords`, e.g. `package a.b;`); an
 //! import names a package (all its files: a glob or a namespace import) or a member of
-//! one (`a.b.C`: the package's file named `C`, for imports of a type's members). Packages
+//! one (`a.b.C`: the package's file named `C`, else all the package's files). Packages
 //! need not match directories; when no file declares a package, the directory under a
 //! source root (`<project root>/<source root>/a/b`) stands in for it. A package import
 //! never names the importer itself.
@@ -85,15 +85,24 @@ impl DeclaredPackage {
         if !files.is_empty() {
             return ImportTarget::Files(files);
         }
-        // `a.b.C` (a static import's module, or `a.b` + `C` joined): the file named `C`.
+        // `a.b.C` (a member's full path, a static import's module, or `a.b` + `C` joined):
+        // the package's file named `C`, else the package's files (one of them defines it).
         if let Some((package, member)) = spec.rsplit_once(sep) {
-            let file: Vec<String> = self
+            let files: Vec<String> = self
                 .package(rules, repo, package)
                 .into_iter()
-                .filter(|f| stem(f) == member)
+                .filter(|f| f != from)
                 .collect();
-            if !file.is_empty() {
-                return ImportTarget::Files(file);
+            let named: Vec<String> = files
+                .iter()
+                .filter(|f| stem(f) == member)
+                .cloned()
+                .collect();
+            if !named.is_empty() {
+                return ImportTarget::Files(named);
+            }
+            if !files.is_empty() {
+                return ImportTarget::Files(files);
             }
         }
         // A name inside the repository's package tree that matched nothing (a sibling of

@@ -1,0 +1,16 @@
+; Kotlin uses of names. Capture conventions: grammars/README.md.
+
+; Calls and constructions (Kotlin has no `new`): `f()`, `a.b.f()`, `T()`.
+(call_expression . (identifier) @name) @reference.call
+(call_expression . (navigation_expression . (_) @qualifier . (identifier) @name .)) @reference.call
+
+; Inheritance: `: Base()` calls a superclass constructor (extends); `: Iface` implements.
+(delegation_specifier (constructor_invocation (user_type (identifier) @name .))) @reference.extends
+(delegation_specifier (user_type (identifier) @name .)) @reference.implements
+
+; Types anywhere; definition names are left out by the engine.
+(user_type (identifier) @name .) @reference.type
+(user_type (identifier) @name . (type_arguments)) @reference.type
+
+; Annotations.
+(annotation (user_type (identifier) @name)) @reference.decorator
