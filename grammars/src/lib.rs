@@ -64,6 +64,11 @@ pub fn registry() -> Registry {
             [("kotlin", tree_sitter_kotlin_ng::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "cs",
+            [("c_sharp", tree_sitter_c_sharp::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

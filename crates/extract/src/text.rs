@@ -68,10 +68,12 @@ pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String
     (!text.is_empty()).then(|| cap(text))
 }
 
-/// The first non-empty line of a comment or docstring, without its markers.
+/// The first non-empty line of a comment or docstring, without its markers. Doc comments
+/// written as XML (`<summary>…</summary>`) lose their tags: a line holding only tags
+/// counts as empty.
 pub fn first_doc_line(raw: &str) -> Option<String> {
     for line in raw.lines() {
-        let line = strip_markers(line.trim());
+        let line = strip_tags(strip_markers(line.trim()));
         if !line.is_empty() {
             return Some(cap(one_line(line)));
         }
@@ -100,6 +102,30 @@ fn strip_markers(line: &str) -> &str {
         }
     }
     s.trim()
+}
+
+/// `<tag …>text</tag>` → `text`: a leading opening tag and a trailing closing tag, each a
+/// `<` + letter … `>` run; anything else is left as written.
+fn strip_tags(line: &str) -> &str {
+    let is_tag = |t: &str| {
+        t.strip_prefix('<')
+            .and_then(|r| r.strip_prefix('/').or(Some(r)))
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    let mut s = line;
+    if s.starts_with('<')
+        && let Some(end) = s.find('>')
+        && is_tag(&s[..end])
+    {
+        s = s[end + 1..].trim_start();
+    }
+    if s.ends_with('>')
+        && let Some(start) = s.rfind("</")
+        && is_tag(&s[start..s.len() - 1])
+    {
+        s = s[..start].trim_end();
+    }
+    s
 }
 
 /// A module specifier without its quotes (`"./store"` → `./store`).
@@ -135,6 +161,15 @@ mod tests {
         );
         assert_eq!(first_doc_line("# comment").as_deref(), Some("comment"));
         assert_eq!(first_doc_line("/** */"), None);
+        assert_eq!(
+            first_doc_line("/// <summary>\n/// Keeps sessions.\n/// </summary>").as_deref(),
+            Some("Keeps sessions.")
+        );
+        assert_eq!(
+            first_doc_line("/// <summary>Keeps <c>x</c>.</summary>").as_deref(),
+            Some("Keeps <c>x</c>.")
+        );
+        assert_eq!(first_doc_line("// a < b > c").as_deref(), Some("a < b > c"));
     }
 
     #[test]

@@ -806,3 +806,121 @@ fn kotlin_store_objects_and_api() {
         ]
     );
 }
+
+#[test]
+fn csharp_store_base_list_and_api() {
+    let f = extract_fixture("cs", "Store/SessionStore.cs");
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @7:13 pub",
+            "def constant SessionStore.DefaultTtl @9:22 pub parent=SessionStore",
+            "def property SessionStore.data @11:49 parent=SessionStore",
+            "def property SessionStore.ttl @12:26 parent=SessionStore",
+            "def method SessionStore.SessionStore @14:11 pub parent=SessionStore",
+            "def method SessionStore.Get @20:20 pub parent=SessionStore",
+            "def method SessionStore.Put @26:16 pub parent=SessionStore",
+            "def method SessionStore.Remove @32:16 pub parent=SessionStore",
+            "def method SessionStore.Refresh @39:16 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[5].doc.as_deref(),
+        Some("Returns the session stored under key.")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            // A base list does not say class or interface: the map decides.
+            "extends BaseStore from=SessionStore @7",
+            "calls data|Remove from=SessionStore.Remove @35",
+            "calls this|Get from=SessionStore.Refresh @41",
+            "calls this|Put from=SessionStore.Refresh @47",
+        ],
+    );
+    // `using N;` imports a whole namespace.
+    assert_eq!(
+        imports(&f),
+        [
+            "import System [*] @0",
+            "import System.Collections.Generic [*] @1",
+            "import Shop.Base [*] @2",
+        ]
+    );
+
+    let b = extract_fixture("cs", "Base/BaseStore.cs");
+    assert_has(
+        &defs(&b),
+        &[
+            "def class Session @3:13 pub",
+            "def property Session.Expires @6:16 pub parent=Session",
+            "def interface BaseStore @16:17 pub",
+            "def method BaseStore.Get @18:13 pub parent=BaseStore",
+            "def enum SessionState @24:12 pub",
+            "def constant SessionState.Active @26:4 pub parent=SessionState",
+            "def constant SessionState.Expired @27:4 pub parent=SessionState",
+        ],
+    );
+    // Block-scoped namespace.
+    let e = extract_fixture("cs", "Util/Email.cs");
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:17 pub",
+            "def method Email.Validate @6:20 pub parent=Email",
+        ]
+    );
+
+    let api = extract_fixture("cs", "Api/Api.cs");
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|Refresh from=Api.HandleRefresh @13",
+            "calls checker|Validate from=Api.Check @22",
+            "calls Handler from=Api.DefaultStore @28",
+            "references SessionStore from=Api.HandleRefresh @11",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import System.Text.Json [*] @0",
+            "import Shop.Store [*] @1",
+            "import Shop.Util [*] @2",
+            "import Shop.Store.SessionStore [SessionStore as Handler] @3",
+        ]
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.HandleRefresh @11"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "cs",
+        "F.cs",
+        "using static A.B.C;\nusing D = A.B.E;\nusing X = Y;\n\
+         class K<T> : Base<T>, I where T : J {\n  \
+         [Attr] T f() { var k = new K<T>(); IList<T> l = null; return k.g<T>(); }\n}\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import A.B.C [*] @0",
+            "import A.B.E [E as D] @1",
+            "import Y [Y as X] @2",
+        ]
+    );
+    assert_has(
+        &refs(&forms),
+        &[
+            "extends Base from=K @3",
+            "extends I from=K @3",
+            "references J from=K @3",
+            "references Attr from=K.f @4",
+            "calls K from=K.f @4",
+            "calls k|g from=K.f @4",
+            "references IList from=K.f @4",
+        ],
+    );
+    assert_has(&bindings(&forms), &["k: K in K.f @4", "l: IList in K.f @4"]);
+}

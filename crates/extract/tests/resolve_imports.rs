@@ -476,3 +476,42 @@ fn declared_packages_need_not_match_directories() {
         ImportTarget::Files(vec!["src/main/java/q/r/Three.java".into()])
     );
 }
+
+#[test]
+fn csharp_namespaces_are_read_from_the_files_wherever_they_are() {
+    let r = fixture_resolver("cs");
+    let registry = navmap_grammars::registry();
+    let cs = registry.by_id("cs").unwrap().clone();
+    // `using Shop.Util;`: the namespace's files, one of them in another directory.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Util"),
+        ImportTarget::Files(vec![
+            "Checks/Token.cs".into(),
+            "Util/Email.cs".into(),
+            "Util/IValidator.cs".into()
+        ])
+    );
+    // `using Handler = Shop.Store.SessionStore;`: the namespace's file named after the type.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Store.SessionStore"),
+        ImportTarget::Files(vec!["Store/SessionStore.cs".into()])
+    );
+    // A type of a namespace with no file named after it: the namespace's files.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Base.SessionState"),
+        ImportTarget::Files(vec!["Base/BaseStore.cs".into()])
+    );
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "System.Text.Json"),
+        ImportTarget::External("System".into())
+    );
+    // No source-root fallback: a directory is not a namespace.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Checks"),
+        ImportTarget::External("Checks".into())
+    );
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Missing"),
+        ImportTarget::Unresolved
+    );
+}

@@ -193,7 +193,7 @@ impl<'a> Resolver<'a> {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
                     src: r.from,
                     dst,
-                    kind: r.kind,
+                    kind: self.inheritance_kind(r.kind, r.from, dst),
                     conf,
                     line: r.line,
                 }),
@@ -202,7 +202,7 @@ impl<'a> Resolver<'a> {
                         out.push(NewEdge {
                             src: r.from,
                             dst,
-                            kind: r.kind,
+                            kind: self.inheritance_kind(r.kind, r.from, dst),
                             conf: Confidence::Candidate,
                             line: r.line,
                         });
@@ -213,6 +213,22 @@ impl<'a> Resolver<'a> {
         }
         dedup_edges(&mut out);
         out
+    }
+
+    /// Base lists that don't say which entries are classes and which interfaces
+    /// (`class A : B, I`) are extracted as `extends`: a type that "extends" an interface
+    /// or trait while not being one itself implements it.
+    fn inheritance_kind(&self, kind: EdgeKind, src: Ix, dst: Ix) -> EdgeKind {
+        let abstract_kind = |k: NodeKind| matches!(k, NodeKind::Interface | NodeKind::Trait);
+        let m = self.model;
+        if kind == EdgeKind::Extends
+            && abstract_kind(m.n(dst).kind)
+            && !abstract_kind(m.n(src).kind)
+        {
+            EdgeKind::Implements
+        } else {
+            kind
+        }
     }
 
     fn file_cx(&self, file: Ix) -> FileCx<'a> {

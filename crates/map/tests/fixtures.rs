@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -164,6 +164,27 @@ const CASES: [Case; 7] = [
             "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.get",
         ),
         call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cs",
+        store_class: "cs:Store/SessionStore.cs#SessionStore",
+        refresh: "cs:Store/SessionStore.cs#SessionStore.Refresh",
+        put: "cs:Store/SessionStore.cs#SessionStore.Put",
+        caller: "cs:Api/Api.cs#Api.HandleRefresh",
+        api_file: "Api/Api.cs",
+        store_file: "Store/SessionStore.cs",
+        clash_site: "cs:Api/Api.cs#Api.Check",
+        clash_defs: [
+            "cs:Util/Email.cs#Email.Validate",
+            "cs:Checks/Token.cs#Token.Validate",
+        ],
+        token_file: "Checks/Token.cs",
+        // `data.Remove(key)` on a Dictionary inside SessionStore.Remove.
+        stdlib: (
+            "cs:Store/SessionStore.cs#SessionStore.Remove",
+            "cs:Store/SessionStore.cs#SessionStore.Remove",
+        ),
+        call: ("store.Refresh(key)", "store.Put(key)"),
     },
 ];
 
@@ -499,5 +520,51 @@ fn a_changed_resolver_config_re_resolves_imports() {
         b.edges(case.clash_site, Direction::Out)
             .iter()
             .any(|n| n.node.id == email)
+    );
+}
+
+#[test]
+fn a_base_list_entry_that_is_an_interface_is_implemented() {
+    // C# writes `class A : B, I` for both: the map decides by what the name resolves to.
+    let case = CASES.iter().find(|c| c.dir == "cs").unwrap();
+    let b = build(case);
+    let out = b.edges(case.store_class, Direction::Out);
+    let base = out
+        .iter()
+        .find(|n| n.node.id == "cs:Base/BaseStore.cs#BaseStore")
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(base.edge, EdgeKind::Implements);
+    // Same namespace, another directory (`Checks/Token.cs` is in `Shop.Util`): visible.
+    let token = b.edges("cs:Checks/Token.cs#Token", Direction::Out);
+    assert!(
+        token
+            .iter()
+            .any(|n| n.node.id == "cs:Util/IValidator.cs#IValidator"
+                && n.edge == EdgeKind::Implements),
+        "{token:?}"
+    );
+    // Members of an enum are nodes.
+    let state = b
+        .map
+        .neighbors(
+            "cs:Base/BaseStore.cs#SessionState",
+            Direction::Out,
+            None,
+            1,
+            20,
+        )
+        .unwrap();
+    let members: Vec<&str> = state
+        .neighbors
+        .iter()
+        .filter(|n| n.edge == EdgeKind::Contains)
+        .map(|n| n.node.id.as_str())
+        .collect();
+    assert_eq!(
+        members,
+        [
+            "cs:Base/BaseStore.cs#SessionState.Active",
+            "cs:Base/BaseStore.cs#SessionState.Expired"
+        ]
     );
 }

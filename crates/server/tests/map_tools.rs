@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -129,6 +129,20 @@ const CASES: [Case; 7] = [
             "kt:src/main/kotlin/com/example/shop/util/Token.kt#Token.validate",
         ],
         call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cs",
+        store_class: "cs:Store/SessionStore.cs#SessionStore",
+        refresh: "cs:Store/SessionStore.cs#SessionStore.Refresh",
+        put: "cs:Store/SessionStore.cs#SessionStore.Put",
+        caller: "cs:Api/Api.cs#Api.HandleRefresh",
+        api_file: "Api/Api.cs",
+        clash_site: "cs:Api/Api.cs#Api.Check",
+        clash_defs: [
+            "cs:Util/Email.cs#Email.Validate",
+            "cs:Checks/Token.cs#Token.Validate",
+        ],
+        call: ("store.Refresh(key)", "store.Put(key)"),
     },
 ];
 
