@@ -69,6 +69,11 @@ pub fn registry() -> Registry {
             [("c_sharp", tree_sitter_c_sharp::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "scala",
+            [("scala", tree_sitter_scala::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

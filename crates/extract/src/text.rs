@@ -48,7 +48,7 @@ pub fn cap(text: String) -> String {
 }
 
 /// The one-line signature of a definition: its text up to its body when the query
-/// captured one (minus a trailing `{` or `:`), else its first line.
+/// captured one (minus a trailing `{`, `:`, `;` or `=`), else its first line.
 pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String> {
     let text = match body {
         Some(body) if body.start_byte() > def.start_byte() => {
@@ -56,7 +56,8 @@ pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String
                 .get(def.start_byte()..body.start_byte())
                 .unwrap_or("");
             let head = one_line(head);
-            head.trim_end_matches(['{', ':', ';', ' ']).to_string()
+            // `=` too: expression bodies (`def f(): T = …`, `fun f() = …`).
+            head.trim_end_matches(['{', ':', ';', '=', ' ']).to_string()
         }
         _ => {
             let first = node_text(def, source).lines().next().unwrap_or("");

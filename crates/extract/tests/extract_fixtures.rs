@@ -924,3 +924,117 @@ fn csharp_store_base_list_and_api() {
     );
     assert_has(&bindings(&forms), &["k: K in K.f @4", "l: IList in K.f @4"]);
 }
+
+const SCALA: &str = "src/main/scala/com/example/shop/";
+
+#[test]
+fn scala_store_traits_objects_and_api() {
+    let f = extract_fixture("scala", &format!("{SCALA}store/SessionStore.scala"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @6:6 pub",
+            "def property SessionStore.data @7:14 parent=SessionStore",
+            "def method SessionStore.get @10:15 pub parent=SessionStore",
+            "def method SessionStore.put @16:15 pub parent=SessionStore",
+            "def method SessionStore.refresh @21:6 pub parent=SessionStore",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            // `extends` does not say class or trait: the map decides.
+            "extends BaseStore from=SessionStore @6",
+            "calls data|get from=SessionStore.get @12",
+            "calls this|get from=SessionStore.refresh @22",
+            "calls this|put from=SessionStore.refresh @26",
+        ],
+    );
+    // The module is the package, the name what the file binds (like Java).
+    assert_eq!(
+        imports(&f),
+        [
+            "import scala.collection [mutable] @2",
+            "import com.example.shop.base [BaseStore, Session] @3",
+        ]
+    );
+    assert_has(&bindings(&f), &["data: mutable|Map in SessionStore @7"]);
+
+    let b = extract_fixture("scala", &format!("{SCALA}base/BaseStore.scala"));
+    assert_eq!(
+        defs(&b),
+        [
+            "def class Session @3:17 pub",
+            "def property Session.user @3:25 pub parent=Session",
+            "def property Session.expires @3:43 pub parent=Session",
+            "def trait BaseStore @6:6 pub",
+            "def method BaseStore.get @7:6 pub parent=BaseStore",
+            "def method BaseStore.put @9:6 pub parent=BaseStore",
+            "def enum SessionState @13:5 pub",
+            "def constant SessionState.Active @14:7 pub parent=SessionState",
+            "def constant SessionState.Expired @14:15 pub parent=SessionState",
+        ]
+    );
+    let d = extract_fixture("scala", &format!("{SCALA}store/Defaults.scala"));
+    assert_eq!(defs(&d), ["def constant DefaultTtl @3:10 pub"]);
+    let e = extract_fixture("scala", &format!("{SCALA}util/Email.scala"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:7 pub",
+            "def method Email.validate @5:15 pub parent=Email",
+        ]
+    );
+    let shop = extract_fixture("scala", &format!("{SCALA}Shop.scala"));
+    assert_eq!(refs(&shop), ["references Api|handleRefresh from=Shop @7"]);
+
+    let api = extract_fixture("scala", &format!("{SCALA}api/Api.scala"));
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|refresh from=Api.handleRefresh @9",
+            "calls checker|validate from=Api.check @17",
+            "calls SessionStore from=Api.defaultStore @21",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.handleRefresh @8"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "scala",
+        "F.scala",
+        "import x.y.{C => D, E, F => _}\nimport x.y.G as H\nimport x.y._\nimport x.z.*\n\
+         class K[T](val n: Int, m: String) extends Base[T](n) with I {\n  \
+         final val Max = 3\n  @inline def f(): Unit = { val k = new K[T](1, \"a\"); val z = Foo(1); k.g[T]() }\n}\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import x.y [C as D, E] @0",
+            "import x.y [G as H] @1",
+            "import x.y [*] @2",
+            "import x.z [*] @3",
+        ]
+    );
+    assert_has(
+        &defs(&forms),
+        &[
+            "def property K.n @4:15 pub parent=K",
+            "def constant K.Max @5:12 pub parent=K",
+        ],
+    );
+    assert_has(
+        &refs(&forms),
+        &[
+            "extends Base from=K @4",
+            "extends I from=K @4",
+            "references inline from=K.f @6",
+            "calls K from=K.f @6",
+            "calls Foo from=K.f @6",
+            "calls k|g from=K.f @6",
+        ],
+    );
+    assert_has(&bindings(&forms), &["k: K in K.f @6", "z: Foo in K.f @6"]);
+}

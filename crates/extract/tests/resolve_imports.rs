@@ -515,3 +515,31 @@ fn csharp_namespaces_are_read_from_the_files_wherever_they_are() {
         ImportTarget::Unresolved
     );
 }
+
+#[test]
+fn scala_packages_follow_the_sbt_layout() {
+    let r = fixture_resolver("scala");
+    let registry = navmap_grammars::registry();
+    let scala = registry.by_id("scala").unwrap().clone();
+    let p = "src/main/scala/com/example/shop/";
+    let api = format!("{p}api/Api.scala");
+    assert_eq!(
+        r.resolve(&scala, &api, "com.example.shop.store"),
+        ImportTarget::Files(vec![
+            format!("{p}store/Defaults.scala"),
+            format!("{p}store/SessionStore.scala")
+        ])
+    );
+    assert_eq!(
+        r.resolve_member(&scala, &api, "com.example.shop.util", "Email"),
+        ImportTarget::Files(vec![format!("{p}util/Email.scala")])
+    );
+    assert_eq!(
+        r.resolve(&scala, &api, "scala.collection"),
+        ImportTarget::External("scala".into())
+    );
+    assert_eq!(
+        r.resolve(&scala, &api, "com.example.missing"),
+        ImportTarget::Unresolved
+    );
+}

@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 8] = [
+const CASES: [Case; 9] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -185,6 +185,26 @@ const CASES: [Case; 8] = [
             "cs:Store/SessionStore.cs#SessionStore.Remove",
         ),
         call: ("store.Refresh(key)", "store.Put(key)"),
+    },
+    Case {
+        dir: "scala",
+        store_class: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore",
+        refresh: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.refresh",
+        put: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.put",
+        caller: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.handleRefresh",
+        api_file: "src/main/scala/com/example/shop/api/Api.scala",
+        store_file: "src/main/scala/com/example/shop/store/SessionStore.scala",
+        clash_site: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.check",
+        clash_defs: [
+            "scala:src/main/scala/com/example/shop/util/Email.scala#Email.validate",
+            "scala:src/main/scala/com/example/shop/util/Token.scala#Token.validate",
+        ],
+        token_file: "src/main/scala/com/example/shop/util/Token.scala",
+        stdlib: (
+            "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.get",
+            "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 
@@ -566,5 +586,28 @@ fn a_base_list_entry_that_is_an_interface_is_implemented() {
             "cs:Base/BaseStore.cs#SessionState.Active",
             "cs:Base/BaseStore.cs#SessionState.Expired"
         ]
+    );
+}
+
+#[test]
+fn scala_extends_a_trait_is_implements_and_export_references_the_member() {
+    let case = CASES.iter().find(|c| c.dir == "scala").unwrap();
+    let b = build(case);
+    let out = b.edges(case.store_class, Direction::Out);
+    assert!(
+        out.iter().any(|n| n.node.id
+            == "scala:src/main/scala/com/example/shop/base/BaseStore.scala#BaseStore"
+            && n.edge == EdgeKind::Implements),
+        "{out:?}"
+    );
+    // `export Api.handleRefresh` in `object Shop`.
+    let shop = b.edges(
+        "scala:src/main/scala/com/example/shop/Shop.scala#Shop",
+        Direction::Out,
+    );
+    assert!(
+        shop.iter()
+            .any(|n| n.node.id == case.caller && n.edge == EdgeKind::References),
+        "{shop:?}"
     );
 }

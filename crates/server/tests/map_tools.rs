@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 8] = [
+const CASES: [Case; 9] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -143,6 +143,20 @@ const CASES: [Case; 8] = [
             "cs:Checks/Token.cs#Token.Validate",
         ],
         call: ("store.Refresh(key)", "store.Put(key)"),
+    },
+    Case {
+        dir: "scala",
+        store_class: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore",
+        refresh: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.refresh",
+        put: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.put",
+        caller: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.handleRefresh",
+        api_file: "src/main/scala/com/example/shop/api/Api.scala",
+        clash_site: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.check",
+        clash_defs: [
+            "scala:src/main/scala/com/example/shop/util/Email.scala#Email.validate",
+            "scala:src/main/scala/com/example/shop/util/Token.scala#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 

@@ -8,7 +8,8 @@
 //!
 //! Limits, on purpose: declarations are found by a line scan when the resolver is built
 //! (when the file set changes), so an edited declaration counts from the next such
-//! rebuild; nested or chained declarations are read one by one, not joined.
+//! rebuild; nested or chained declarations are read one by one, not joined; a line whose
+//! name is followed by another word (`package object x`) declares no package.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -145,13 +146,21 @@ fn declarations(text: &str, keywords: &[String]) -> Vec<String> {
             if !rest.starts_with(char::is_whitespace) {
                 continue;
             }
-            let name: String = rest
-                .trim_start()
+            let rest = rest.trim_start();
+            let len: usize = rest
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '`')
-                .filter(|c| *c != '`')
-                .collect();
-            if !name.is_empty() && !out.contains(&name) {
+                .map(char::len_utf8)
+                .sum();
+            let name: String = rest[..len].chars().filter(|c| *c != '`').collect();
+            // Only a name followed by nothing, a terminator, a block or a comment: a word
+            // after it (`package object x`) means the line declares something else.
+            let after = rest[len..].trim_start();
+            let ends = after.is_empty()
+                || after.starts_with([';', '{', ':'])
+                || after.starts_with("//")
+                || after.starts_with("/*");
+            if !name.is_empty() && ends && !out.contains(&name) {
                 out.push(name);
             }
         }
@@ -177,6 +186,10 @@ mod tests {
         assert_eq!(
             declarations("packages x\npackage\n", &kw),
             Vec::<String>::new()
+        );
+        assert_eq!(
+            declarations("package a.b\npackage object c {\npackage d: // x\n", &kw),
+            vec!["a.b", "d"]
         );
     }
 }
