@@ -35,9 +35,9 @@
                 (var_declaration name: (identifier) @name)] @definition.property)
 (compilation_unit [(val_definition pattern: (identifier) @name)
                    (var_definition pattern: (identifier) @name)] @definition.variable)
-; Class parameters that are members: `val`/`var` ones, and all of a `case class`.
-(class_parameter ["val" "var"] name: (identifier) @name) @definition.property
-(class_definition "case" (class_parameters (class_parameter name: (identifier) @name) @definition.property))
+; Class parameters are members (a plain one is a private field the body may use, also as
+; `this.x`); public when `val`/`var` or of a `case class`.
+(class_parameter name: (identifier) @name) @definition.property
 
 ; Scaladoc: a `/** … */` comment right before a definition.
 ((block_comment) @doc . (_) @doc.for
@@ -47,5 +47,7 @@
 [(class_definition) (object_definition) (trait_definition) (enum_definition) (package_object)
  (type_definition) (simple_enum_case) (full_enum_case) (function_definition)
  (function_declaration) (val_definition) (var_definition) (val_declaration)
- (var_declaration) (class_parameter)] @exported
+ (var_declaration)] @exported
+(class_parameter ["val" "var"]) @exported
+(class_definition "case" (class_parameters (class_parameter) @exported))
 ((_ (modifiers (access_modifier) @_v)) @unexported (#match? @_v "^(private|protected)"))

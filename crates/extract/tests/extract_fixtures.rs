@@ -934,6 +934,8 @@ fn scala_store_traits_objects_and_api() {
         defs(&f),
         [
             "def class SessionStore @6:6 pub",
+            // A plain class parameter: a private field.
+            "def property SessionStore.ttl @6:19 parent=SessionStore",
             "def property SessionStore.data @7:14 parent=SessionStore",
             "def method SessionStore.get @10:15 pub parent=SessionStore",
             "def method SessionStore.put @16:15 pub parent=SessionStore",

@@ -611,3 +611,85 @@ fn scala_extends_a_trait_is_implements_and_export_references_the_member() {
         "{shop:?}"
     );
 }
+
+#[test]
+fn refresh_calls_put_through_the_receiver_word_exactly() {
+    // `self.put(…)` / `this.put(…)` / `s.Put(…)`: the manifest's `receivers` (or Go's
+    // receiver name) make the call exact.
+    for case in &CASES {
+        let b = build(case);
+        let out = b.edges(case.refresh, Direction::Out);
+        let put = out
+            .iter()
+            .find(|n| n.node.id == case.put)
+            .unwrap_or_else(|| panic!("{}: no edge to {} in {out:?}", case.dir, case.put));
+        assert_eq!(put.edge, EdgeKind::Calls, "{}", case.dir);
+        assert_eq!(put.confidence, Confidence::Exact, "{}", case.dir);
+    }
+}
+
+#[test]
+fn a_typed_field_types_its_receiver_bare_and_through_the_receiver_word() {
+    // One service per language holding a `SessionStore` field: `store.refresh(key)` and
+    // `this.store.refresh(key)` both reach `SessionStore.refresh`, not as a candidate.
+    let services: [(&str, &str, &str, &str); 4] = [
+        (
+            "java",
+            "src/main/java/com/example/shop/api/Service.java",
+            "package com.example.shop.api;\n\nimport com.example.shop.store.SessionStore;\n\n\
+             public class Service {\n    private final SessionStore store;\n\n    \
+             public Service(SessionStore s) { this.store = s; }\n\n    \
+             public boolean touch(String key) { return store.refresh(key); }\n\n    \
+             public boolean touchThis(String key) { return this.store.refresh(key); }\n}\n",
+            "Service.",
+        ),
+        (
+            "kt",
+            "src/main/kotlin/com/example/shop/api/Service.kt",
+            "package com.example.shop.api\n\nimport com.example.shop.store.SessionStore\n\n\
+             class Service(private val store: SessionStore) {\n    \
+             fun touch(key: String): Boolean = store.refresh(key)\n\n    \
+             fun touchThis(key: String): Boolean = this.store.refresh(key)\n}\n",
+            "Service.",
+        ),
+        (
+            "cs",
+            "Api/Service.cs",
+            "using Shop.Store;\n\nnamespace Shop.Api;\n\npublic class Service\n{\n    \
+             private readonly SessionStore store;\n\n    \
+             public Service(SessionStore s) { this.store = s; }\n\n    \
+             public bool Touch(string key) { return store.Refresh(key); }\n\n    \
+             public bool TouchThis(string key) { return this.store.Refresh(key); }\n}\n",
+            "Service.",
+        ),
+        (
+            "scala",
+            "src/main/scala/com/example/shop/api/Service.scala",
+            "package com.example.shop.api\n\nimport com.example.shop.store.SessionStore\n\n\
+             class Service(store: SessionStore) {\n  \
+             def touch(key: String): Boolean = store.refresh(key)\n\n  \
+             def touchThis(key: String): Boolean = this.store.refresh(key)\n}\n",
+            "Service.",
+        ),
+    ];
+    for (dir, file, source, prefix) in services {
+        let case = CASES.iter().find(|c| c.dir == dir).unwrap();
+        let b = build(case);
+        std::fs::write(b.dir.path().join(file), source).unwrap();
+        b.rebuild();
+        let (touch, touch_this) = if dir == "cs" {
+            ("Touch", "TouchThis")
+        } else {
+            ("touch", "touchThis")
+        };
+        for method in [touch, touch_this] {
+            let id = format!("{dir}:{file}#{prefix}{method}");
+            let out = b.edges(&id, Direction::Out);
+            let hit = out
+                .iter()
+                .find(|n| n.node.id == case.refresh)
+                .unwrap_or_else(|| panic!("{id}: no edge to refresh in {out:?}"));
+            assert_ne!(hit.confidence, Confidence::Candidate, "{id}");
+        }
+    }
+}
