@@ -17,6 +17,9 @@
 
 ; Members: methods, constructors and local functions (functions inside a method body).
 (method_declaration name: (identifier) @name body: (_) @body) @definition.method
+; Without a body (interfaces, `abstract`, `extern`): the signature runs to the `;`, so
+; attributes on lines of their own don't stand in for it.
+(method_declaration name: (identifier) @name ";" @body) @definition.method
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
 (local_function_statement name: (identifier) @name body: (_) @body) @definition.function

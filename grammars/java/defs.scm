@@ -13,6 +13,9 @@
 ; Members: methods and constructors are methods; `static final` fields are constants,
 ; other fields properties.
 (method_declaration name: (identifier) @name body: (_) @body) @definition.method
+; Without a body (interfaces, `abstract`, `native`): the signature runs to the `;`, so
+; annotations on lines of their own don't stand in for it.
+(method_declaration name: (identifier) @name !body ";" @body) @definition.method
 (method_declaration name: (identifier) @name !body) @definition.method
 (constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
 (compact_constructor_declaration name: (identifier) @name body: (_) @body) @definition.method

@@ -11,6 +11,9 @@
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
 //!    path prefix) → `candidate`.
 //!
+//! An `extends` use that lands on an interface/trait from a type that is not one is recorded
+//! as `implements` (base lists that don't say which: `class A : B, I`).
+//!
 //! What is *not* linked, on purpose: anything reached through an external module
 //! (`json.dumps`, `osp.exists`, `SystemTime::now`), members of a receiver whose type is
 //! declared but not in the repository (`this.data: Map` → `data.get`), and members of
