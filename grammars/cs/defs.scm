@@ -40,14 +40,19 @@
 (((comment)+ @doc . (_) @doc.for)
   (#match? @doc "^///"))
 
-; Visibility: types default to `internal`, which other files of the assembly see, so
-; everything counts as exported except what is `private` (or `protected`: derived types
-; only). Interface and enum members are public.
-[(class_declaration) (record_declaration) (struct_declaration) (interface_declaration)
- (enum_declaration) (delegate_declaration) (enum_member_declaration) (method_declaration)
- (constructor_declaration) (property_declaration)] @exported
-(field_declaration (variable_declaration (variable_declarator) @exported))
-(event_field_declaration (variable_declaration (variable_declarator) @exported))
-((_ (modifier) @_m) @unexported (#any-of? @_m "private" "protected"))
-((field_declaration (modifier) @_m (variable_declaration (variable_declarator) @unexported))
-  (#any-of? @_m "private" "protected"))
+; Visibility. Types outside other types default to `internal`, which every file of the
+; assembly sees: exported unless `private`. Members (and nested types) default to
+; `private`: exported when `public` or `internal` (also `protected internal`). Interface and
+; enum members are public.
+(compilation_unit [(class_declaration) (record_declaration) (struct_declaration)
+                   (interface_declaration) (enum_declaration) (delegate_declaration)] @exported)
+(namespace_declaration body: (declaration_list [(class_declaration) (record_declaration)
+  (struct_declaration) (interface_declaration) (enum_declaration) (delegate_declaration)] @exported))
+((_ (modifier) @_m) @exported (#any-of? @_m "public" "internal"))
+((field_declaration (modifier) @_m (variable_declaration (variable_declarator) @exported))
+  (#any-of? @_m "public" "internal"))
+((event_field_declaration (modifier) @_m (variable_declaration (variable_declarator) @exported))
+  (#any-of? @_m "public" "internal"))
+(interface_declaration body: (declaration_list [(method_declaration) (property_declaration)] @exported))
+(enum_member_declaration) @exported
+((_ (modifier) @_m) @unexported (#eq? @_m "private"))

@@ -1040,3 +1040,33 @@ fn scala_store_traits_objects_and_api() {
     );
     assert_has(&bindings(&forms), &["k: K in K.f @6", "z: Foo in K.f @6"]);
 }
+
+#[test]
+fn csharp_visibility_follows_the_defaults() {
+    // Top-level types are internal (seen by the assembly); members and nested types private.
+    let f = extract_source(
+        "cs",
+        "V.cs",
+        "class Top {\n  int a;\n  internal int b;\n  void M() {}\n  public void N() {}\n  \
+         class Nested {}\n  protected internal class Shared {}\n  private protected void P() {}\n}\n\
+         namespace X {\n  class InBlock {}\n}\ninterface I { void Q(); }\nenum E { One }\n",
+    );
+    assert_eq!(
+        defs(&f),
+        [
+            "def class Top @0:6 pub",
+            "def property Top.a @1:6 parent=Top",
+            "def property Top.b @2:15 pub parent=Top",
+            "def method Top.M @3:7 parent=Top",
+            "def method Top.N @4:14 pub parent=Top",
+            "def class Top.Nested @5:8 parent=Top",
+            "def class Top.Shared @6:27 pub parent=Top",
+            "def method Top.P @7:25 parent=Top",
+            "def class InBlock @10:8 pub",
+            "def interface I @12:10 pub",
+            "def method I.Q @12:19 pub parent=I",
+            "def enum E @13:5 pub",
+            "def constant E.One @13:9 pub parent=E",
+        ]
+    );
+}
