@@ -4,6 +4,9 @@
 (invocation_expression function: [(identifier) @name (generic_name (identifier) @name)]) @reference.call
 (invocation_expression function: (member_access_expression expression: _ @qualifier
                                    name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
+; Null-conditional calls: `a?.F()`, `a?.F<T>()`.
+(invocation_expression function: (conditional_access_expression condition: _ @qualifier
+  (member_binding_expression name: [(identifier) @name (generic_name (identifier) @name)]))) @reference.call
 ; Constructions: `new C()`, `new C<T>()`, `new A.B.C()`.
 (object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @reference.call
 (object_creation_expression type: (qualified_name qualifier: (_) @qualifier

@@ -923,6 +923,15 @@ fn csharp_store_base_list_and_api() {
         ],
     );
     assert_has(&bindings(&forms), &["k: K in K.f @4", "l: IList in K.f @4"]);
+    let nulls = extract_source(
+        "cs",
+        "N.cs",
+        "class A { bool F(S s) { var x = s?.Refresh(1); return this?.G<int>() ?? false; } }\n",
+    );
+    assert_has(
+        &refs(&nulls),
+        &["calls s|Refresh from=A.F @0", "calls this|G from=A.F @0"],
+    );
 }
 
 const SCALA: &str = "src/main/scala/com/example/shop/";
