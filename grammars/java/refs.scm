@@ -20,3 +20,6 @@
 ; Annotations.
 (marker_annotation name: (identifier) @name) @reference.decorator
 (annotation name: (identifier) @name) @reference.decorator
+
+; Method references `s::refresh`, `this::f`, `T::m`: a use of the method (not a call).
+(method_reference . (_) @qualifier . (identifier) @name .) @reference.method

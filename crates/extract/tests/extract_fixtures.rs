@@ -1079,3 +1079,19 @@ fn csharp_visibility_follows_the_defaults() {
         ]
     );
 }
+
+#[test]
+fn java_method_references_are_uses() {
+    let f = extract_source(
+        "java",
+        "M.java",
+        "class A { void f(S s) { list.forEach(s::refresh); h(this::f); } }\n",
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references s|refresh from=A.f @0",
+            "references this|f from=A.f @0",
+        ],
+    );
+}
