@@ -14,3 +14,9 @@
 
 ; Annotations.
 (annotation (user_type (identifier) @name)) @reference.decorator
+
+; Callable references `s::refresh`, `::top` (a use, not a call). The grammar gives `s::m` the
+; node of `s.m`: only the text tells them apart.
+((navigation_expression . (_) @qualifier . (identifier) @name .) @reference.method
+  (#match? @reference.method "^[^(]*::[A-Za-z_][A-Za-z0-9_]*$"))
+(callable_reference . (identifier) @name .) @reference.method

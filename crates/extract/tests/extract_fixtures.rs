@@ -1095,3 +1095,19 @@ fn java_method_references_are_uses() {
         ],
     );
 }
+
+#[test]
+fn kotlin_callable_references_are_uses() {
+    let f = extract_source(
+        "kt",
+        "M.kt",
+        "fun f(s: S) { list.forEach(s::refresh); h(::top); s.data.size }\n",
+    );
+    let r = refs(&f);
+    assert_has(
+        &r,
+        &["references s|refresh from=f @0", "references top from=f @0"],
+    );
+    // A plain navigation is not a reference to a method.
+    assert!(!r.iter().any(|l| l.contains("|size")), "{r:?}");
+}
