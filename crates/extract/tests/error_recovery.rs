@@ -81,7 +81,7 @@ fn jvm_and_dotnet_files_that_stop_parsing() {
     );
     assert!(f.had_errors);
     assert_has(&defs(&f), &["def method M.ok @3:7 parent=M"]);
-    assert_eq!(imports(&f), ["import b [C] @1"]);
+    assert_eq!(imports(&f), ["import b.C [C] @1"]);
 
     let f = extract_source(
         "kt",
@@ -108,5 +108,5 @@ fn jvm_and_dotnet_files_that_stop_parsing() {
     );
     assert!(f.had_errors);
     assert_has(&defs(&f), &["def method M.ok @3:6 pub parent=M"]);
-    assert_eq!(imports(&f), ["import b [C] @1"]);
+    assert_eq!(imports(&f), ["import b.C [C] @1"]);
 }

@@ -673,10 +673,10 @@ fn java_store_enum_and_api() {
     assert_eq!(
         imports(&f),
         [
-            "import com.example.shop.base [BaseStore] @2",
-            "import com.example.shop.base [Session] @3",
-            "import java.util [HashMap] @4",
-            "import java.util [Map] @5",
+            "import com.example.shop.base.BaseStore [BaseStore] @2",
+            "import com.example.shop.base.Session [Session] @3",
+            "import java.util.HashMap [HashMap] @4",
+            "import java.util.Map [Map] @5",
         ]
     );
     assert_has(&bindings(&f), &["data: Map in SessionStore @11"]);
@@ -712,9 +712,9 @@ fn java_store_enum_and_api() {
     assert_eq!(
         imports(&api),
         [
-            "import com.example.shop.store [SessionStore] @2",
-            "import com.example.shop.util [Email] @3",
-            "import com.example.shop.util [Token] @4",
+            "import com.example.shop.store.SessionStore [SessionStore] @2",
+            "import com.example.shop.util.Email [Email] @3",
+            "import com.example.shop.util.Token [Token] @4",
         ]
     );
 }
@@ -965,8 +965,9 @@ fn scala_store_traits_objects_and_api() {
     assert_eq!(
         imports(&f),
         [
-            "import scala.collection [mutable] @2",
-            "import com.example.shop.base [BaseStore, Session] @3",
+            "import scala.collection.mutable [mutable] @2",
+            "import com.example.shop.base.BaseStore [BaseStore] @3",
+            "import com.example.shop.base.Session [Session] @3",
         ]
     );
     assert_has(&bindings(&f), &["data: mutable|Map in SessionStore @7"]);
@@ -1023,8 +1024,9 @@ fn scala_store_traits_objects_and_api() {
     assert_eq!(
         imports(&forms),
         [
-            "import x.y [C as D, E] @0",
-            "import x.y [G as H] @1",
+            "import x.y.C [C as D] @0",
+            "import x.y.E [E] @0",
+            "import x.y.G [G as H] @1",
             "import x.y [*] @2",
             "import x.z [*] @3",
         ]
@@ -1110,4 +1112,23 @@ fn kotlin_callable_references_are_uses() {
     );
     // A plain navigation is not a reference to a method.
     assert!(!r.iter().any(|l| l.contains("|size")), "{r:?}");
+}
+
+#[test]
+fn java_import_forms() {
+    let f = extract_source(
+        "java",
+        "M.java",
+        "import a.b.C;\nimport static a.b.C.m;\nimport a.b.*;\nimport static a.b.C.*;\nimport a.b.Outer.Inner;\n",
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import a.b.C [C] @0",
+            "import a.b.C [m] @1",
+            "import a.b [*] @2",
+            "import a.b.C [*] @3",
+            "import a.b.Outer.Inner [Inner] @4",
+        ]
+    );
 }

@@ -543,3 +543,28 @@ fn scala_packages_follow_the_sbt_layout() {
         ImportTarget::Unresolved
     );
 }
+
+#[test]
+fn a_nested_member_resolves_to_the_file_of_its_outermost_type() {
+    let r = memory_resolver(&[
+        ("pom.xml", ""),
+        (
+            "src/main/java/a/b/Outer.java",
+            "package a.b;\nclass Outer { static class Inner {} }\n",
+        ),
+        (
+            "src/main/java/a/b/Other.java",
+            "package a.b;\nclass Other {}\n",
+        ),
+    ]);
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    assert_eq!(
+        r.resolve(&java, "src/main/java/M.java", "a.b.Outer.Inner"),
+        ImportTarget::Files(vec!["src/main/java/a/b/Outer.java".into()])
+    );
+    assert_eq!(
+        r.resolve(&java, "src/main/java/M.java", "a.b.Other"),
+        ImportTarget::Files(vec!["src/main/java/a/b/Other.java".into()])
+    );
+}

@@ -86,9 +86,16 @@ impl DeclaredPackage {
         if !files.is_empty() {
             return ImportTarget::Files(files);
         }
-        // `a.b.C` (a member's full path, a static import's module, or `a.b` + `C` joined):
-        // the package's file named `C`, else the package's files (one of them defines it).
-        if let Some((package, member)) = spec.rsplit_once(sep) {
+        // `a.b.C` (a member's full path, a static import's module, or `a.b` + `C` joined),
+        // also `a.b.C.D` (a nested type): the longest package prefix that has files; in it
+        // the file named after the first member segment, else the package's files (one of
+        // them defines it).
+        let mut cut = if sep.is_empty() { 0 } else { spec.len() };
+        while let Some(i) = spec[..cut].rfind(sep).filter(|_| cut > 0) {
+            cut = i;
+            let package = &spec[..i];
+            let rest = &spec[i + sep.len()..];
+            let member = rest.split(sep).next().unwrap_or(rest);
             let files: Vec<String> = self
                 .package(rules, repo, package)
                 .into_iter()
