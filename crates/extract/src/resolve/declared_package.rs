@@ -56,18 +56,19 @@ impl DeclaredPackage {
     }
 
     /// The files of package `name` (declared, else a directory under a source root).
-    fn package(&self, rules: &Rules, repo: &Repo, name: &str) -> Vec<String> {
+    /// Borrowed: resolution runs for every import of every file when the file set
+    /// changes, and a package can hold hundreds of files.
+    fn package<'s>(&'s self, rules: &Rules, repo: &'s Repo, name: &str) -> Vec<&'s String> {
         if let Some(files) = self.declared.get(name) {
-            return files.clone();
+            return files.iter().collect();
         }
         let rel = name.replace(rules.separator.as_str(), "/");
         for root in &self.roots {
             let dir = join(root, &rel);
-            let files: Vec<String> = repo
+            let files: Vec<&String> = repo
                 .files_in(&dir)
                 .iter()
                 .filter(|f| has_extension(rules, f))
-                .cloned()
                 .collect();
             if !files.is_empty() {
                 return files;
@@ -78,11 +79,10 @@ impl DeclaredPackage {
 
     pub fn resolve(&self, rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
         let sep = rules.separator.as_str();
-        let files: Vec<String> = self
-            .package(rules, repo, spec)
-            .into_iter()
-            .filter(|f| f != from)
-            .collect();
+        let owned = |files: Vec<&String>| -> Vec<String> {
+            files.into_iter().filter(|f| *f != from).cloned().collect()
+        };
+        let files = owned(self.package(rules, repo, spec));
         if !files.is_empty() {
             return ImportTarget::Files(files);
         }
@@ -96,19 +96,16 @@ impl DeclaredPackage {
             let package = &spec[..i];
             let rest = &spec[i + sep.len()..];
             let member = rest.split(sep).next().unwrap_or(rest);
-            let files: Vec<String> = self
-                .package(rules, repo, package)
-                .into_iter()
-                .filter(|f| f != from)
-                .collect();
+            let files = self.package(rules, repo, package);
             let named: Vec<String> = files
                 .iter()
-                .filter(|f| stem(f) == member)
-                .cloned()
+                .filter(|f| **f != from && stem(f) == member)
+                .map(|f| f.to_string())
                 .collect();
             if !named.is_empty() {
                 return ImportTarget::Files(named);
             }
+            let files = owned(files);
             if !files.is_empty() {
                 return ImportTarget::Files(files);
             }
@@ -116,11 +113,15 @@ impl DeclaredPackage {
         // A name inside the repository's package tree that matched nothing (a sibling of
         // a local package, or below one): unresolved, not external.
         let parent = spec.rsplit_once(sep).map(|(p, _)| p).unwrap_or(spec);
-        let under = |a: &str, b: &str| a == b || a.starts_with(&format!("{b}{sep}"));
+        let under = |a: &str, b: &str| {
+            a.strip_prefix(b)
+                .is_some_and(|r| r.is_empty() || r.starts_with(sep))
+        };
         let local = self
             .declared
             .keys()
             .any(|p| under(p, spec) || under(spec, p) || under(p, parent));
+        // (Or a package whose only file is the importer itself.)
         if local || !self.package(rules, repo, spec).is_empty() {
             return ImportTarget::Unresolved;
         }
