@@ -15,6 +15,10 @@
 ; Enum constants are nodes, so "the members of an enum" is answerable.
 (enum_entry . (identifier) @name) @definition.constant
 
+; Secondary constructors are methods named `constructor` (the primary one is the class line).
+(secondary_constructor "constructor" @name (block) @body) @definition.method
+(secondary_constructor "constructor" @name) @definition.method
+
 ; Functions: in a class body they become methods.
 (function_declaration name: (identifier) @name (function_body) @body) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
@@ -33,5 +37,5 @@
 
 ; Visibility: public by default; `private` is not exported.
 [(class_declaration) (object_declaration) (companion_object) (type_alias) (enum_entry)
- (function_declaration) (property_declaration) (class_parameter)] @exported
+ (function_declaration) (property_declaration) (class_parameter) (secondary_constructor)] @exported
 ((_ (modifiers (visibility_modifier) @_v)) @unexported (#eq? @_v "private"))

@@ -1132,3 +1132,21 @@ fn java_import_forms() {
         ]
     );
 }
+
+#[test]
+fn kotlin_secondary_constructors_are_methods() {
+    let f = extract_source(
+        "kt",
+        "A.kt",
+        "class A(val x: Int) {\n  constructor() : this(0) { println(1) }\n  private constructor(s: String) : this(s.length)\n}\n",
+    );
+    assert_eq!(
+        defs(&f),
+        [
+            "def class A @0:6 pub",
+            "def property A.x @0:12 pub parent=A",
+            "def method A.constructor @1:2 pub parent=A",
+            "def method A.constructor @2:10 parent=A",
+        ]
+    );
+}
