@@ -54,6 +54,26 @@ pub fn registry() -> Registry {
             [("go", tree_sitter_go::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "java",
+            [("java", tree_sitter_java::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "kt",
+            [("kotlin", tree_sitter_kotlin_ng::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "cs",
+            [("c_sharp", tree_sitter_c_sharp::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "scala",
+            [("scala", tree_sitter_scala::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -48,7 +48,7 @@ pub fn cap(text: String) -> String {
 }
 
 /// The one-line signature of a definition: its text up to its body when the query
-/// captured one (minus a trailing `{` or `:`), else its first line.
+/// captured one (minus a trailing `{`, `:`, `;` or `=`), else its first line.
 pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String> {
     let text = match body {
         Some(body) if body.start_byte() > def.start_byte() => {
@@ -56,7 +56,8 @@ pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String
                 .get(def.start_byte()..body.start_byte())
                 .unwrap_or("");
             let head = one_line(head);
-            head.trim_end_matches(['{', ':', ';', ' ']).to_string()
+            // `=` too: expression bodies (`def f(): T = …`, `fun f() = …`).
+            head.trim_end_matches(['{', ':', ';', '=', ' ']).to_string()
         }
         _ => {
             let first = node_text(def, source).lines().next().unwrap_or("");
@@ -76,7 +77,7 @@ pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String
 pub fn first_doc_sentence(raw: &str) -> Option<String> {
     let mut para: Vec<&str> = Vec::new();
     for line in raw.lines() {
-        let line = strip_markers(line.trim());
+        let line = strip_tags(strip_markers(line.trim()));
         let ends_para = line.is_empty() || line.starts_with('@') || line.starts_with("# ");
         if ends_para {
             if para.is_empty() {
@@ -145,6 +146,30 @@ fn strip_markers(line: &str) -> &str {
     s.trim()
 }
 
+/// `<tag …>text</tag>` → `text`: a leading opening tag and a trailing closing tag, each a
+/// `<` + letter … `>` run; anything else is left as written.
+fn strip_tags(line: &str) -> &str {
+    let is_tag = |t: &str| {
+        t.strip_prefix('<')
+            .and_then(|r| r.strip_prefix('/').or(Some(r)))
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    let mut s = line;
+    if s.starts_with('<')
+        && let Some(end) = s.find('>')
+        && is_tag(&s[..end])
+    {
+        s = s[end + 1..].trim_start();
+    }
+    if s.ends_with('>')
+        && let Some(start) = s.rfind("</")
+        && is_tag(&s[start..s.len() - 1])
+    {
+        s = s[..start].trim_end();
+    }
+    s
+}
+
 /// A module specifier without its quotes (`"./store"` → `./store`).
 pub fn unquote(text: &str) -> &str {
     text.trim().trim_matches(['"', '\'', '`'])
@@ -178,6 +203,15 @@ mod tests {
         );
         assert_eq!(first_doc_sentence("# comment").as_deref(), Some("comment"));
         assert_eq!(first_doc_sentence("/** */"), None);
+        assert_eq!(
+            first_doc_sentence("/// <summary>\n/// Keeps sessions.\n/// </summary>").as_deref(),
+            Some("Keeps sessions.")
+        );
+        assert_eq!(
+            first_doc_sentence("/// <summary>Keeps <c>x</c>.</summary>").as_deref(),
+            Some("Keeps <c>x</c>.")
+        );
+        assert_eq!(first_doc_sentence("// a < b > c").as_deref(), Some("a < b > c"));
     }
 
     #[test]

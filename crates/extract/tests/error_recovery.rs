@@ -71,3 +71,42 @@ fn odd_inputs_never_panic() {
     assert_eq!(extract_source("py", "e.py", "x = 1").lines, 1);
     assert_eq!(extract_source("py", "e.py", "x = 1\ny = 2\n").lines, 2);
 }
+
+#[test]
+fn jvm_and_dotnet_files_that_stop_parsing() {
+    let f = extract_source(
+        "java",
+        "M.java",
+        "package a;\nimport b.C;\nclass M {\n  void ok() { C.run(); }\n  void bad( {\n}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def method M.ok @3:7 parent=M"]);
+    assert_eq!(imports(&f), ["import b.C [C] @1"]);
+
+    let f = extract_source(
+        "kt",
+        "M.kt",
+        "package a\nimport b.C\nfun ok() = C.run()\nfun bad( {\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function ok @2:4 pub"]);
+    assert_eq!(imports(&f), ["import b.C [C] @1"]);
+
+    let f = extract_source(
+        "cs",
+        "M.cs",
+        "using B;\nnamespace A;\nclass M {\n  void Ok() { C.Run(); }\n  void Bad( {\n}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def method M.Ok @3:7 parent=M"]);
+    assert_eq!(imports(&f), ["import B [*] @0"]);
+
+    let f = extract_source(
+        "scala",
+        "M.scala",
+        "package a\nimport b.C\nobject M {\n  def ok(): Unit = C.run()\n  def bad( = {\n}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def method M.ok @3:6 pub parent=M"]);
+    assert_eq!(imports(&f), ["import b.C [C] @1"]);
+}

@@ -707,3 +707,519 @@ fn enum_members_and_variants_are_constants() {
         &["def constant A @3:1 pub", "def constant B @4:1 pub"],
     );
 }
+
+const JAVA: &str = "src/main/java/com/example/shop/";
+
+#[test]
+fn java_store_enum_and_api() {
+    let f = extract_fixture("java", &format!("{JAVA}store/SessionStore.java"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @8:13 pub",
+            "def constant SessionStore.DEFAULT_TTL @9:29 pub parent=SessionStore",
+            "def property SessionStore.data @11:39 parent=SessionStore",
+            "def property SessionStore.ttl @12:23 parent=SessionStore",
+            "def method SessionStore.SessionStore @14:11 pub parent=SessionStore",
+            "def method SessionStore.get @20:19 pub parent=SessionStore",
+            "def method SessionStore.put @27:16 pub parent=SessionStore",
+            "def method SessionStore.refresh @32:19 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[1].signature.as_deref(),
+        Some("public static final long DEFAULT_TTL = 3600")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @8",
+            "calls data|get from=SessionStore.get @22",
+            "calls this|get from=SessionStore.refresh @33",
+            "calls this|put from=SessionStore.refresh @38",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import com.example.shop.base.BaseStore [BaseStore] @2",
+            "import com.example.shop.base.Session [Session] @3",
+            "import java.util.HashMap [HashMap] @4",
+            "import java.util.Map [Map] @5",
+        ]
+    );
+    assert_has(&bindings(&f), &["data: Map in SessionStore @11"]);
+
+    // Enum constants are nodes: the members of an enum are answerable.
+    let e = extract_fixture("java", &format!("{JAVA}base/SessionState.java"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def enum SessionState @3:12 pub",
+            "def constant SessionState.ACTIVE @4:4 pub parent=SessionState",
+            "def constant SessionState.EXPIRED @5:4 pub parent=SessionState",
+            "def method SessionState.usable @8:19 pub parent=SessionState",
+        ]
+    );
+
+    let api = extract_fixture("java", &format!("{JAVA}api/Api.java"));
+    assert_has(
+        &refs(&api),
+        &[
+            "references SessionStore from=Api.handleRefresh @11",
+            "calls store|refresh from=Api.handleRefresh @12",
+            "calls checker|validate from=Api.check @20",
+            "calls SessionStore from=Api.defaultStore @25",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.handleRefresh @11"],
+    );
+    // `var checker = … ? new Email() : new Token()`: `var` types nothing.
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    assert_eq!(
+        imports(&api),
+        [
+            "import com.example.shop.store.SessionStore [SessionStore] @2",
+            "import com.example.shop.util.Email [Email] @3",
+            "import com.example.shop.util.Token [Token] @4",
+        ]
+    );
+}
+
+const KOTLIN: &str = "src/main/kotlin/com/example/shop/";
+
+#[test]
+fn kotlin_store_objects_and_api() {
+    let f = extract_fixture("kt", &format!("{KOTLIN}store/SessionStore.kt"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant DEFAULT_TTL @5:10 pub",
+            "def class SessionStore @8:6 pub",
+            "def property SessionStore.ttl @8:31 parent=SessionStore",
+            "def property SessionStore.data @9:16 parent=SessionStore",
+            "def method SessionStore.get @12:17 pub parent=SessionStore",
+            "def method SessionStore.put @18:17 pub parent=SessionStore",
+            "def method SessionStore.refresh @23:8 pub parent=SessionStore",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @8",
+            "calls data|get from=SessionStore.get @14",
+            "calls this|get from=SessionStore.refresh @24",
+            "calls this|put from=SessionStore.refresh @26",
+        ],
+    );
+    // The module is the whole path; the resolver finds the package and the file.
+    assert_eq!(
+        imports(&f),
+        [
+            "import com.example.shop.base.BaseStore [BaseStore] @2",
+            "import com.example.shop.base.Session [Session] @3",
+        ]
+    );
+
+    let b = extract_fixture("kt", &format!("{KOTLIN}base/BaseStore.kt"));
+    assert_has(
+        &defs(&b),
+        &[
+            "def class Session @3:11 pub",
+            "def property Session.expires @3:41 pub parent=Session",
+            "def interface BaseStore @6:10 pub",
+            "def method BaseStore.get @7:8 pub parent=BaseStore",
+            "def enum SessionState @13:11 pub",
+            "def constant SessionState.ACTIVE @14:4 pub parent=SessionState",
+            "def constant SessionState.EXPIRED @15:4 pub parent=SessionState",
+        ],
+    );
+    let e = extract_fixture("kt", &format!("{KOTLIN}util/Email.kt"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:7 pub",
+            "def method Email.validate @5:17 pub parent=Email",
+        ]
+    );
+    let alias = extract_fixture("kt", &format!("{KOTLIN}Shop.kt"));
+    assert_eq!(defs(&alias), ["def type_alias Store @3:10 pub"]);
+
+    let api = extract_fixture("kt", &format!("{KOTLIN}api/Api.kt"));
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|refresh from=handleRefresh @8",
+            "calls checker|validate from=check @16",
+            "calls SessionStore from=defaultStore @20",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in handleRefresh @7"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "kt",
+        "a/F.kt",
+        "import a.b.*\nimport a.b.C as D\nimport a.b.E\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import a.b [*] @0",
+            "import a.b.C [C as D] @1",
+            "import a.b.E [E] @2"
+        ]
+    );
+}
+
+#[test]
+fn csharp_store_base_list_and_api() {
+    let f = extract_fixture("cs", "Store/SessionStore.cs");
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @7:13 pub",
+            "def constant SessionStore.DefaultTtl @9:22 pub parent=SessionStore",
+            "def property SessionStore.data @11:49 parent=SessionStore",
+            "def property SessionStore.ttl @12:26 parent=SessionStore",
+            "def method SessionStore.SessionStore @14:11 pub parent=SessionStore",
+            "def method SessionStore.Get @20:20 pub parent=SessionStore",
+            "def method SessionStore.Put @26:16 pub parent=SessionStore",
+            "def method SessionStore.Remove @32:16 pub parent=SessionStore",
+            "def method SessionStore.Refresh @39:16 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[5].doc.as_deref(),
+        Some("Returns the session stored under key.")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            // A base list does not say class or interface: the map decides.
+            "extends BaseStore from=SessionStore @7",
+            "calls data|Remove from=SessionStore.Remove @35",
+            "calls this|Get from=SessionStore.Refresh @41",
+            "calls this|Put from=SessionStore.Refresh @47",
+        ],
+    );
+    // `using N;` imports a whole namespace.
+    assert_eq!(
+        imports(&f),
+        [
+            "import System [*] @0",
+            "import System.Collections.Generic [*] @1",
+            "import Shop.Base [*] @2",
+        ]
+    );
+
+    let b = extract_fixture("cs", "Base/BaseStore.cs");
+    assert_has(
+        &defs(&b),
+        &[
+            "def class Session @3:13 pub",
+            "def property Session.Expires @6:16 pub parent=Session",
+            "def interface BaseStore @16:17 pub",
+            "def method BaseStore.Get @18:13 pub parent=BaseStore",
+            "def enum SessionState @24:12 pub",
+            "def constant SessionState.Active @26:4 pub parent=SessionState",
+            "def constant SessionState.Expired @27:4 pub parent=SessionState",
+        ],
+    );
+    // Block-scoped namespace.
+    let e = extract_fixture("cs", "Util/Email.cs");
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:17 pub",
+            "def method Email.Validate @6:20 pub parent=Email",
+        ]
+    );
+
+    let api = extract_fixture("cs", "Api/Api.cs");
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|Refresh from=Api.HandleRefresh @13",
+            "calls checker|Validate from=Api.Check @22",
+            "calls Handler from=Api.DefaultStore @28",
+            "references SessionStore from=Api.HandleRefresh @11",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import System.Text.Json [*] @0",
+            "import Shop.Store [*] @1",
+            "import Shop.Util [*] @2",
+            "import Shop.Store.SessionStore [SessionStore as Handler] @3",
+        ]
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.HandleRefresh @11"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "cs",
+        "F.cs",
+        "using static A.B.C;\nusing D = A.B.E;\nusing X = Y;\n\
+         class K<T> : Base<T>, I where T : J {\n  \
+         [Attr] T f() { var k = new K<T>(); IList<T> l = null; return k.g<T>(); }\n}\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import A.B.C [*] @0",
+            "import A.B.E [E as D] @1",
+            "import Y [Y as X] @2",
+        ]
+    );
+    assert_has(
+        &refs(&forms),
+        &[
+            "extends Base from=K @3",
+            "extends I from=K @3",
+            "references J from=K @3",
+            "references Attr from=K.f @4",
+            "calls K from=K.f @4",
+            "calls k|g from=K.f @4",
+            "references IList from=K.f @4",
+        ],
+    );
+    assert_has(&bindings(&forms), &["k: K in K.f @4", "l: IList in K.f @4"]);
+    let nulls = extract_source(
+        "cs",
+        "N.cs",
+        "class A { bool F(S s) { var x = s?.Refresh(1); return this?.G<int>() ?? false; } }\n",
+    );
+    assert_has(
+        &refs(&nulls),
+        &["calls s|Refresh from=A.F @0", "calls this|G from=A.F @0"],
+    );
+}
+
+const SCALA: &str = "src/main/scala/com/example/shop/";
+
+#[test]
+fn scala_store_traits_objects_and_api() {
+    let f = extract_fixture("scala", &format!("{SCALA}store/SessionStore.scala"));
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @6:6 pub",
+            // A plain class parameter: a private field.
+            "def property SessionStore.ttl @6:19 parent=SessionStore",
+            "def property SessionStore.data @7:14 parent=SessionStore",
+            "def method SessionStore.get @10:15 pub parent=SessionStore",
+            "def method SessionStore.put @16:15 pub parent=SessionStore",
+            "def method SessionStore.refresh @21:6 pub parent=SessionStore",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            // `extends` does not say class or trait: the map decides.
+            "extends BaseStore from=SessionStore @6",
+            "calls data|get from=SessionStore.get @12",
+            "calls this|get from=SessionStore.refresh @22",
+            "calls this|put from=SessionStore.refresh @26",
+        ],
+    );
+    // The module is the package, the name what the file binds (like Java).
+    assert_eq!(
+        imports(&f),
+        [
+            "import scala.collection.mutable [mutable] @2",
+            "import com.example.shop.base.BaseStore [BaseStore] @3",
+            "import com.example.shop.base.Session [Session] @3",
+        ]
+    );
+    assert_has(&bindings(&f), &["data: mutable|Map in SessionStore @7"]);
+
+    let b = extract_fixture("scala", &format!("{SCALA}base/BaseStore.scala"));
+    assert_eq!(
+        defs(&b),
+        [
+            "def class Session @3:17 pub",
+            "def property Session.user @3:25 pub parent=Session",
+            "def property Session.expires @3:43 pub parent=Session",
+            "def trait BaseStore @6:6 pub",
+            "def method BaseStore.get @7:6 pub parent=BaseStore",
+            "def method BaseStore.put @9:6 pub parent=BaseStore",
+            "def enum SessionState @13:5 pub",
+            "def constant SessionState.Active @14:7 pub parent=SessionState",
+            "def constant SessionState.Expired @14:15 pub parent=SessionState",
+        ]
+    );
+    let d = extract_fixture("scala", &format!("{SCALA}store/Defaults.scala"));
+    assert_eq!(defs(&d), ["def constant DefaultTtl @3:10 pub"]);
+    let e = extract_fixture("scala", &format!("{SCALA}util/Email.scala"));
+    assert_eq!(
+        defs(&e),
+        [
+            "def class Email @3:7 pub",
+            "def method Email.validate @5:15 pub parent=Email",
+        ]
+    );
+    let shop = extract_fixture("scala", &format!("{SCALA}Shop.scala"));
+    assert_eq!(refs(&shop), ["references Api|handleRefresh from=Shop @7"]);
+
+    let api = extract_fixture("scala", &format!("{SCALA}api/Api.scala"));
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store|refresh from=Api.handleRefresh @9",
+            "calls checker|validate from=Api.check @17",
+            "calls SessionStore from=Api.defaultStore @21",
+        ],
+    );
+    assert_has(
+        &bindings(&api),
+        &["store: SessionStore in Api.handleRefresh @8"],
+    );
+    assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
+    let forms = extract_source(
+        "scala",
+        "F.scala",
+        "import x.y.{C => D, E, F => _}\nimport x.y.G as H\nimport x.y._\nimport x.z.*\n\
+         class K[T](val n: Int, m: String) extends Base[T](n) with I {\n  \
+         final val Max = 3\n  @inline def f(): Unit = { val k = new K[T](1, \"a\"); val z = Foo(1); k.g[T]() }\n}\n",
+    );
+    assert_eq!(
+        imports(&forms),
+        [
+            "import x.y.C [C as D] @0",
+            "import x.y.E [E] @0",
+            "import x.y.G [G as H] @1",
+            "import x.y [*] @2",
+            "import x.z [*] @3",
+        ]
+    );
+    assert_has(
+        &defs(&forms),
+        &[
+            "def property K.n @4:15 pub parent=K",
+            "def constant K.Max @5:12 pub parent=K",
+        ],
+    );
+    assert_has(
+        &refs(&forms),
+        &[
+            "extends Base from=K @4",
+            "extends I from=K @4",
+            "references inline from=K.f @6",
+            "calls K from=K.f @6",
+            "calls Foo from=K.f @6",
+            "calls k|g from=K.f @6",
+        ],
+    );
+    assert_has(&bindings(&forms), &["k: K in K.f @6", "z: Foo in K.f @6"]);
+}
+
+#[test]
+fn csharp_visibility_follows_the_defaults() {
+    // Top-level types are internal (seen by the assembly); members and nested types private.
+    let f = extract_source(
+        "cs",
+        "V.cs",
+        "class Top {\n  int a;\n  internal int b;\n  void M() {}\n  public void N() {}\n  \
+         class Nested {}\n  protected internal class Shared {}\n  private protected void P() {}\n}\n\
+         namespace X {\n  class InBlock {}\n}\ninterface I { void Q(); }\nenum E { One }\n",
+    );
+    assert_eq!(
+        defs(&f),
+        [
+            "def class Top @0:6 pub",
+            "def property Top.a @1:6 parent=Top",
+            "def property Top.b @2:15 pub parent=Top",
+            "def method Top.M @3:7 parent=Top",
+            "def method Top.N @4:14 pub parent=Top",
+            "def class Top.Nested @5:8 parent=Top",
+            "def class Top.Shared @6:27 pub parent=Top",
+            "def method Top.P @7:25 parent=Top",
+            "def class InBlock @10:8 pub",
+            "def interface I @12:10 pub",
+            "def method I.Q @12:19 pub parent=I",
+            "def enum E @13:5 pub",
+            "def constant E.One @13:9 pub parent=E",
+        ]
+    );
+}
+
+#[test]
+fn java_method_references_are_uses() {
+    let f = extract_source(
+        "java",
+        "M.java",
+        "class A { void f(S s) { list.forEach(s::refresh); h(this::f); } }\n",
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references s|refresh from=A.f @0",
+            "references this|f from=A.f @0",
+        ],
+    );
+}
+
+#[test]
+fn kotlin_callable_references_are_uses() {
+    let f = extract_source(
+        "kt",
+        "M.kt",
+        "fun f(s: S) { list.forEach(s::refresh); h(::top); s.data.size }\n",
+    );
+    let r = refs(&f);
+    assert_has(
+        &r,
+        &["references s|refresh from=f @0", "references top from=f @0"],
+    );
+    // A plain navigation is not a reference to a method.
+    assert!(!r.iter().any(|l| l.contains("|size")), "{r:?}");
+}
+
+#[test]
+fn java_import_forms() {
+    let f = extract_source(
+        "java",
+        "M.java",
+        "import a.b.C;\nimport static a.b.C.m;\nimport a.b.*;\nimport static a.b.C.*;\nimport a.b.Outer.Inner;\n",
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import a.b.C [C] @0",
+            "import a.b.C [m] @1",
+            "import a.b [*] @2",
+            "import a.b.C [*] @3",
+            "import a.b.Outer.Inner [Inner] @4",
+        ]
+    );
+}
+
+#[test]
+fn kotlin_secondary_constructors_are_methods() {
+    let f = extract_source(
+        "kt",
+        "A.kt",
+        "class A(val x: Int) {\n  constructor() : this(0) { println(1) }\n  private constructor(s: String) : this(s.length)\n}\n",
+    );
+    assert_eq!(
+        defs(&f),
+        [
+            "def class A @0:6 pub",
+            "def property A.x @0:12 pub parent=A",
+            "def method A.constructor @1:2 pub parent=A",
+            "def method A.constructor @2:10 parent=A",
+        ]
+    );
+}

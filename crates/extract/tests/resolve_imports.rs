@@ -409,3 +409,162 @@ fn go_packages_are_directories_without_tests() {
         files(&["pkg/a/a.go", "pkg/a/b.go"])
     );
 }
+
+#[test]
+fn java_packages_are_read_from_the_files() {
+    let r = fixture_resolver("java");
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    let p = "src/main/java/com/example/shop/";
+    let api = format!("{p}api/Api.java");
+    // A package: all its files.
+    assert_eq!(
+        r.resolve(&java, &api, "com.example.shop.store"),
+        ImportTarget::Files(vec![
+            format!("{p}store/SessionStore.java"),
+            format!("{p}store/Stores.java")
+        ])
+    );
+    // A type of a package (static imports, `resolve_member`): its file.
+    assert_eq!(
+        r.resolve_member(&java, &api, "com.example.shop.util", "Email"),
+        ImportTarget::Files(vec![format!("{p}util/Email.java")])
+    );
+    // The importer is not part of what it imports.
+    assert_eq!(
+        r.resolve(
+            &java,
+            &format!("{p}store/Stores.java"),
+            "com.example.shop.store"
+        ),
+        ImportTarget::Files(vec![format!("{p}store/SessionStore.java")])
+    );
+    assert_eq!(
+        r.resolve(&java, &api, "java.util"),
+        ImportTarget::External("java".into())
+    );
+    // Inside the repository's packages but nowhere: unresolved, not external.
+    assert_eq!(
+        r.resolve(&java, &api, "com.example.shop.missing"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn declared_packages_need_not_match_directories() {
+    let r = memory_resolver(&[
+        ("pom.xml", ""),
+        ("src/main/java/a/One.java", "package x.y;\nclass One {}\n"),
+        (
+            "lib/Two.java",
+            "// package z;\npackage x.y;\nclass Two {}\n",
+        ),
+        ("src/main/java/q/r/Three.java", "class Three {}\n"),
+    ]);
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    assert_eq!(
+        r.resolve(&java, "src/Main.java", "x.y"),
+        ImportTarget::Files(vec![
+            "lib/Two.java".into(),
+            "src/main/java/a/One.java".into()
+        ])
+    );
+    // No declaration: the directory under a source root stands in for the package.
+    assert_eq!(
+        r.resolve(&java, "src/Main.java", "q.r"),
+        ImportTarget::Files(vec!["src/main/java/q/r/Three.java".into()])
+    );
+}
+
+#[test]
+fn csharp_namespaces_are_read_from_the_files_wherever_they_are() {
+    let r = fixture_resolver("cs");
+    let registry = navmap_grammars::registry();
+    let cs = registry.by_id("cs").unwrap().clone();
+    // `using Shop.Util;`: the namespace's files, one of them in another directory.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Util"),
+        ImportTarget::Files(vec![
+            "Checks/Token.cs".into(),
+            "Util/Email.cs".into(),
+            "Util/IValidator.cs".into()
+        ])
+    );
+    // `using Handler = Shop.Store.SessionStore;`: the namespace's file named after the type.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Store.SessionStore"),
+        ImportTarget::Files(vec!["Store/SessionStore.cs".into()])
+    );
+    // A type of a namespace with no file named after it: the namespace's files.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Base.SessionState"),
+        ImportTarget::Files(vec!["Base/BaseStore.cs".into()])
+    );
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "System.Text.Json"),
+        ImportTarget::External("System".into())
+    );
+    // No source-root fallback: a directory is not a namespace.
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Checks"),
+        ImportTarget::External("Checks".into())
+    );
+    assert_eq!(
+        r.resolve(&cs, "Api/Api.cs", "Shop.Missing"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn scala_packages_follow_the_sbt_layout() {
+    let r = fixture_resolver("scala");
+    let registry = navmap_grammars::registry();
+    let scala = registry.by_id("scala").unwrap().clone();
+    let p = "src/main/scala/com/example/shop/";
+    let api = format!("{p}api/Api.scala");
+    assert_eq!(
+        r.resolve(&scala, &api, "com.example.shop.store"),
+        ImportTarget::Files(vec![
+            format!("{p}store/Defaults.scala"),
+            format!("{p}store/SessionStore.scala")
+        ])
+    );
+    assert_eq!(
+        r.resolve_member(&scala, &api, "com.example.shop.util", "Email"),
+        ImportTarget::Files(vec![format!("{p}util/Email.scala")])
+    );
+    assert_eq!(
+        r.resolve(&scala, &api, "scala.collection"),
+        ImportTarget::External("scala".into())
+    );
+    assert_eq!(
+        r.resolve(&scala, &api, "com.example.missing"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn a_nested_member_resolves_to_the_file_of_its_outermost_type() {
+    let r = memory_resolver(&[
+        ("pom.xml", ""),
+        (
+            "src/main/java/a/b/Outer.java",
+            "package a.b;\nclass Outer { static class Inner {} }\n",
+        ),
+        (
+            "src/main/java/a/b/Other.java",
+            "package a.b;\nclass Other {}\n",
+        ),
+    ]);
+    let registry = navmap_grammars::registry();
+    let java = registry.by_id("java").unwrap().clone();
+    assert_eq!(
+        r.resolve(&java, "src/main/java/M.java", "a.b.Outer.Inner"),
+        ImportTarget::Files(vec!["src/main/java/a/b/Outer.java".into()])
+    );
+    assert_eq!(
+        r.resolve(&java, "src/main/java/M.java", "a.b.Other"),
+        ImportTarget::Files(vec!["src/main/java/a/b/Other.java".into()])
+    );
+}

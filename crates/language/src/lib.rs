@@ -43,6 +43,11 @@ pub struct Manifest {
     /// enclosing type. The map resolves such calls with `exact` confidence.
     #[serde(default)]
     pub receivers: Vec<String>,
+    /// A call on a receiver of unknown type (`c.validate(v)` with `c` untyped) may reach a
+    /// method of any type the file can see, not only a top-level function: set for
+    /// languages whose functions all live in types. Such calls get `candidate` edges only.
+    #[serde(default)]
+    pub member_candidates: bool,
     /// The language server, if one is known.
     #[serde(default)]
     pub lsp: Option<LspManifest>,

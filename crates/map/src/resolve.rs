@@ -11,6 +11,9 @@
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
 //!    path prefix) → `candidate`.
 //!
+//! An `extends` use that lands on an interface/trait from a type that is not one is recorded
+//! as `implements` (base lists that don't say which: `class A : B, I`).
+//!
 //! What is *not* linked, on purpose: anything reached through an external module
 //! (`json.dumps`, `osp.exists`, `SystemTime::now`), members of a receiver whose type is
 //! declared but not in the repository (`this.data: Map` → `data.get`), and members of
@@ -193,7 +196,7 @@ impl<'a> Resolver<'a> {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
                     src: r.from,
                     dst,
-                    kind: r.kind,
+                    kind: self.inheritance_kind(r.kind, r.from, dst),
                     conf,
                     line: r.line,
                 }),
@@ -202,7 +205,7 @@ impl<'a> Resolver<'a> {
                         out.push(NewEdge {
                             src: r.from,
                             dst,
-                            kind: r.kind,
+                            kind: self.inheritance_kind(r.kind, r.from, dst),
                             conf: Confidence::Candidate,
                             line: r.line,
                         });
@@ -213,6 +216,22 @@ impl<'a> Resolver<'a> {
         }
         dedup_edges(&mut out);
         out
+    }
+
+    /// Base lists that don't say which entries are classes and which interfaces
+    /// (`class A : B, I`) are extracted as `extends`: a type that "extends" an interface
+    /// or trait while not being one itself implements it.
+    fn inheritance_kind(&self, kind: EdgeKind, src: Ix, dst: Ix) -> EdgeKind {
+        let abstract_kind = |k: NodeKind| matches!(k, NodeKind::Interface | NodeKind::Trait);
+        let m = self.model;
+        if kind == EdgeKind::Extends
+            && abstract_kind(m.n(dst).kind)
+            && !abstract_kind(m.n(src).kind)
+        {
+            EdgeKind::Implements
+        } else {
+            kind
+        }
     }
 
     fn file_cx(&self, file: Ix) -> FileCx<'a> {
@@ -283,7 +302,28 @@ impl<'a> Resolver<'a> {
                 Target::External(x) => vec![*x],
                 Target::Unresolved => vec![],
             };
-            let mut imported = targets.clone();
+            // Names imported from a package of several files: the files that define them
+            // (`import a.b.C` imports `C`'s file, not every file of `a.b`).
+            let mut imported = match &imp.target {
+                Target::Files(fs) if fs.len() > 1 && !imp.names.is_empty() => {
+                    let defining: Vec<Ix> = fs
+                        .iter()
+                        .copied()
+                        .filter(|&f| {
+                            imp.names.iter().any(|(n, _)| {
+                                Some(*n) == star || self.top_level_in(f, *n).is_some()
+                            })
+                        })
+                        .filter_map(|f| m.f(f).node)
+                        .collect();
+                    if defining.is_empty() {
+                        targets.clone()
+                    } else {
+                        defining
+                    }
+                }
+                _ => targets.clone(),
+            };
             // `from pkg import submodule`, `use crate::util::{email}`: the submodules too.
             if let Target::Files(fs) = &imp.target {
                 for (n, _) in &imp.names {
@@ -962,14 +1002,22 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         let name_str = m.names.str(name);
+        // Languages whose functions all live in types (manifest `member_candidates`): a
+        // method of a type the file can see is as likely as a top-level function.
+        let members = self
+            .registry
+            .by_id(m.lang(cx.lang))
+            .is_some_and(|l| l.manifest.member_candidates);
         let c: Vec<Ix> = m
             .defs_named(name)
             .iter()
             .copied()
             .filter(|&n| {
                 let node = m.n(n);
+                let top_level = &*node.qname == name_str;
+                let member = members && node.parent.is_some_and(|p| is_type_like(m.n(p).kind));
                 node.file.is_some_and(|f| reach.contains(&f))
-                    && &*node.qname == name_str
+                    && (top_level || member)
                     && fits(kind, node.kind)
             })
             .collect();

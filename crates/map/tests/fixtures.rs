@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 9] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -124,6 +124,87 @@ const CASES: [Case; 5] = [
             "go:store/store.go#SessionStore.Get",
         ),
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "java",
+        store_class: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
+        refresh: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+        put: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.put",
+        caller: "java:src/main/java/com/example/shop/api/Api.java#Api.handleRefresh",
+        api_file: "src/main/java/com/example/shop/api/Api.java",
+        store_file: "src/main/java/com/example/shop/store/SessionStore.java",
+        clash_site: "java:src/main/java/com/example/shop/api/Api.java#Api.check",
+        clash_defs: [
+            "java:src/main/java/com/example/shop/util/Email.java#Email.validate",
+            "java:src/main/java/com/example/shop/util/Token.java#Token.validate",
+        ],
+        token_file: "src/main/java/com/example/shop/util/Token.java",
+        stdlib: (
+            "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.get",
+            "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "kt",
+        store_class: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore",
+        refresh: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.refresh",
+        put: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.put",
+        caller: "kt:src/main/kotlin/com/example/shop/api/Api.kt#handleRefresh",
+        api_file: "src/main/kotlin/com/example/shop/api/Api.kt",
+        store_file: "src/main/kotlin/com/example/shop/store/SessionStore.kt",
+        clash_site: "kt:src/main/kotlin/com/example/shop/api/Api.kt#check",
+        clash_defs: [
+            "kt:src/main/kotlin/com/example/shop/util/Email.kt#Email.validate",
+            "kt:src/main/kotlin/com/example/shop/util/Token.kt#Token.validate",
+        ],
+        token_file: "src/main/kotlin/com/example/shop/util/Token.kt",
+        stdlib: (
+            "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.get",
+            "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cs",
+        store_class: "cs:Store/SessionStore.cs#SessionStore",
+        refresh: "cs:Store/SessionStore.cs#SessionStore.Refresh",
+        put: "cs:Store/SessionStore.cs#SessionStore.Put",
+        caller: "cs:Api/Api.cs#Api.HandleRefresh",
+        api_file: "Api/Api.cs",
+        store_file: "Store/SessionStore.cs",
+        clash_site: "cs:Api/Api.cs#Api.Check",
+        clash_defs: [
+            "cs:Util/Email.cs#Email.Validate",
+            "cs:Checks/Token.cs#Token.Validate",
+        ],
+        token_file: "Checks/Token.cs",
+        // `data.Remove(key)` on a Dictionary inside SessionStore.Remove.
+        stdlib: (
+            "cs:Store/SessionStore.cs#SessionStore.Remove",
+            "cs:Store/SessionStore.cs#SessionStore.Remove",
+        ),
+        call: ("store.Refresh(key)", "store.Put(key)"),
+    },
+    Case {
+        dir: "scala",
+        store_class: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore",
+        refresh: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.refresh",
+        put: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.put",
+        caller: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.handleRefresh",
+        api_file: "src/main/scala/com/example/shop/api/Api.scala",
+        store_file: "src/main/scala/com/example/shop/store/SessionStore.scala",
+        clash_site: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.check",
+        clash_defs: [
+            "scala:src/main/scala/com/example/shop/util/Email.scala#Email.validate",
+            "scala:src/main/scala/com/example/shop/util/Token.scala#Token.validate",
+        ],
+        token_file: "src/main/scala/com/example/shop/util/Token.scala",
+        stdlib: (
+            "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.get",
+            "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 
@@ -390,11 +471,11 @@ fn deleting_and_renaming_files() {
             b.map.node(case.clash_defs[1]),
             Err(MapError::NodeNotFound(_))
         ));
-        let new_id = format!(
-            "{}:{}",
-            case.dir,
-            case.token_file.replace("token.", "renamed_token.")
-        );
+        let (token_dir, token_name) = case
+            .token_file
+            .rsplit_once('/')
+            .unwrap_or(("", case.token_file));
+        let new_id = format!("{}:{token_dir}/renamed_{token_name}", case.dir).replace(":/", ":");
         assert!(b.map.node(&new_id).is_ok(), "{}: {new_id}", case.dir);
         std::fs::remove_file(&renamed).unwrap();
         let s = b.rebuild();
@@ -402,9 +483,11 @@ fn deleting_and_renaming_files() {
         assert!(b.map.node(&new_id).is_err());
         // Nothing points at a removed node.
         assert!(
-            b.edges(case.clash_site, Direction::Out)
-                .iter()
-                .all(|n| !n.node.id.contains("token"))
+            b.edges(case.clash_site, Direction::Out).iter().all(|n| !n
+                .node
+                .id
+                .to_lowercase()
+                .contains("token"))
         );
     }
 }
@@ -468,4 +551,155 @@ fn a_changed_resolver_config_re_resolves_imports() {
             .iter()
             .any(|n| n.node.id == email)
     );
+}
+
+#[test]
+fn a_base_list_entry_that_is_an_interface_is_implemented() {
+    // C# writes `class A : B, I` for both: the map decides by what the name resolves to.
+    let case = CASES.iter().find(|c| c.dir == "cs").unwrap();
+    let b = build(case);
+    let out = b.edges(case.store_class, Direction::Out);
+    let base = out
+        .iter()
+        .find(|n| n.node.id == "cs:Base/BaseStore.cs#BaseStore")
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(base.edge, EdgeKind::Implements);
+    // Same namespace, another directory (`Checks/Token.cs` is in `Shop.Util`): visible.
+    let token = b.edges("cs:Checks/Token.cs#Token", Direction::Out);
+    assert!(
+        token
+            .iter()
+            .any(|n| n.node.id == "cs:Util/IValidator.cs#IValidator"
+                && n.edge == EdgeKind::Implements),
+        "{token:?}"
+    );
+    // Members of an enum are nodes.
+    let state = b
+        .map
+        .neighbors(
+            "cs:Base/BaseStore.cs#SessionState",
+            Direction::Out,
+            None,
+            1,
+            20,
+        )
+        .unwrap();
+    let members: Vec<&str> = state
+        .neighbors
+        .iter()
+        .filter(|n| n.edge == EdgeKind::Contains)
+        .map(|n| n.node.id.as_str())
+        .collect();
+    assert_eq!(
+        members,
+        [
+            "cs:Base/BaseStore.cs#SessionState.Active",
+            "cs:Base/BaseStore.cs#SessionState.Expired"
+        ]
+    );
+}
+
+#[test]
+fn scala_extends_a_trait_is_implements_and_export_references_the_member() {
+    let case = CASES.iter().find(|c| c.dir == "scala").unwrap();
+    let b = build(case);
+    let out = b.edges(case.store_class, Direction::Out);
+    assert!(
+        out.iter().any(|n| n.node.id
+            == "scala:src/main/scala/com/example/shop/base/BaseStore.scala#BaseStore"
+            && n.edge == EdgeKind::Implements),
+        "{out:?}"
+    );
+    // `export Api.handleRefresh` in `object Shop`.
+    let shop = b.edges(
+        "scala:src/main/scala/com/example/shop/Shop.scala#Shop",
+        Direction::Out,
+    );
+    assert!(
+        shop.iter()
+            .any(|n| n.node.id == case.caller && n.edge == EdgeKind::References),
+        "{shop:?}"
+    );
+}
+
+#[test]
+fn refresh_calls_put_through_the_receiver_word_exactly() {
+    // `self.put(…)` / `this.put(…)` / `s.Put(…)`: the manifest's `receivers` (or Go's
+    // receiver name) make the call exact.
+    for case in &CASES {
+        let b = build(case);
+        let out = b.edges(case.refresh, Direction::Out);
+        let put = out
+            .iter()
+            .find(|n| n.node.id == case.put)
+            .unwrap_or_else(|| panic!("{}: no edge to {} in {out:?}", case.dir, case.put));
+        assert_eq!(put.edge, EdgeKind::Calls, "{}", case.dir);
+        assert_eq!(put.confidence, Confidence::Exact, "{}", case.dir);
+    }
+}
+
+#[test]
+fn a_typed_field_types_its_receiver_bare_and_through_the_receiver_word() {
+    // One service per language holding a `SessionStore` field: `store.refresh(key)` and
+    // `this.store.refresh(key)` both reach `SessionStore.refresh`, not as a candidate.
+    let services: [(&str, &str, &str, &str); 4] = [
+        (
+            "java",
+            "src/main/java/com/example/shop/api/Service.java",
+            "package com.example.shop.api;\n\nimport com.example.shop.store.SessionStore;\n\n\
+             public class Service {\n    private final SessionStore store;\n\n    \
+             public Service(SessionStore s) { this.store = s; }\n\n    \
+             public boolean touch(String key) { return store.refresh(key); }\n\n    \
+             public boolean touchThis(String key) { return this.store.refresh(key); }\n}\n",
+            "Service.",
+        ),
+        (
+            "kt",
+            "src/main/kotlin/com/example/shop/api/Service.kt",
+            "package com.example.shop.api\n\nimport com.example.shop.store.SessionStore\n\n\
+             class Service(private val store: SessionStore) {\n    \
+             fun touch(key: String): Boolean = store.refresh(key)\n\n    \
+             fun touchThis(key: String): Boolean = this.store.refresh(key)\n}\n",
+            "Service.",
+        ),
+        (
+            "cs",
+            "Api/Service.cs",
+            "using Shop.Store;\n\nnamespace Shop.Api;\n\npublic class Service\n{\n    \
+             private readonly SessionStore store;\n\n    \
+             public Service(SessionStore s) { this.store = s; }\n\n    \
+             public bool Touch(string key) { return store.Refresh(key); }\n\n    \
+             public bool TouchThis(string key) { return this.store.Refresh(key); }\n}\n",
+            "Service.",
+        ),
+        (
+            "scala",
+            "src/main/scala/com/example/shop/api/Service.scala",
+            "package com.example.shop.api\n\nimport com.example.shop.store.SessionStore\n\n\
+             class Service(store: SessionStore) {\n  \
+             def touch(key: String): Boolean = store.refresh(key)\n\n  \
+             def touchThis(key: String): Boolean = this.store.refresh(key)\n}\n",
+            "Service.",
+        ),
+    ];
+    for (dir, file, source, prefix) in services {
+        let case = CASES.iter().find(|c| c.dir == dir).unwrap();
+        let b = build(case);
+        std::fs::write(b.dir.path().join(file), source).unwrap();
+        b.rebuild();
+        let (touch, touch_this) = if dir == "cs" {
+            ("Touch", "TouchThis")
+        } else {
+            ("touch", "touchThis")
+        };
+        for method in [touch, touch_this] {
+            let id = format!("{dir}:{file}#{prefix}{method}");
+            let out = b.edges(&id, Direction::Out);
+            let hit = out
+                .iter()
+                .find(|n| n.node.id == case.refresh)
+                .unwrap_or_else(|| panic!("{id}: no edge to refresh in {out:?}"));
+            assert_ne!(hit.confidence, Confidence::Candidate, "{id}");
+        }
+    }
 }

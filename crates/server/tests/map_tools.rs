@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 9] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -101,6 +101,62 @@ const CASES: [Case; 5] = [
             "go:util/token/token.go#Validate",
         ],
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "java",
+        store_class: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
+        refresh: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+        put: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.put",
+        caller: "java:src/main/java/com/example/shop/api/Api.java#Api.handleRefresh",
+        api_file: "src/main/java/com/example/shop/api/Api.java",
+        clash_site: "java:src/main/java/com/example/shop/api/Api.java#Api.check",
+        clash_defs: [
+            "java:src/main/java/com/example/shop/util/Email.java#Email.validate",
+            "java:src/main/java/com/example/shop/util/Token.java#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "kt",
+        store_class: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore",
+        refresh: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.refresh",
+        put: "kt:src/main/kotlin/com/example/shop/store/SessionStore.kt#SessionStore.put",
+        caller: "kt:src/main/kotlin/com/example/shop/api/Api.kt#handleRefresh",
+        api_file: "src/main/kotlin/com/example/shop/api/Api.kt",
+        clash_site: "kt:src/main/kotlin/com/example/shop/api/Api.kt#check",
+        clash_defs: [
+            "kt:src/main/kotlin/com/example/shop/util/Email.kt#Email.validate",
+            "kt:src/main/kotlin/com/example/shop/util/Token.kt#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cs",
+        store_class: "cs:Store/SessionStore.cs#SessionStore",
+        refresh: "cs:Store/SessionStore.cs#SessionStore.Refresh",
+        put: "cs:Store/SessionStore.cs#SessionStore.Put",
+        caller: "cs:Api/Api.cs#Api.HandleRefresh",
+        api_file: "Api/Api.cs",
+        clash_site: "cs:Api/Api.cs#Api.Check",
+        clash_defs: [
+            "cs:Util/Email.cs#Email.Validate",
+            "cs:Checks/Token.cs#Token.Validate",
+        ],
+        call: ("store.Refresh(key)", "store.Put(key)"),
+    },
+    Case {
+        dir: "scala",
+        store_class: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore",
+        refresh: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.refresh",
+        put: "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.put",
+        caller: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.handleRefresh",
+        api_file: "src/main/scala/com/example/shop/api/Api.scala",
+        clash_site: "scala:src/main/scala/com/example/shop/api/Api.scala#Api.check",
+        clash_defs: [
+            "scala:src/main/scala/com/example/shop/util/Email.scala#Email.validate",
+            "scala:src/main/scala/com/example/shop/util/Token.scala#Token.validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key)"),
     },
 ];
 

@@ -1,6 +1,7 @@
 //! Import resolution: a module specifier → repository files or an external package, by the
 //! strategy and parameters of each language's `[imports]` table (see `grammars/README.md`).
 
+mod declared_package;
 mod dotted;
 mod jsonc;
 mod module_tree;
@@ -22,6 +23,7 @@ enum Index {
     Path(path::PathIndex),
     ModuleTree(module_tree::ModuleTree),
     PackageDir(package_dir::PackageDir),
+    DeclaredPackage(declared_package::DeclaredPackage),
     None,
 }
 
@@ -116,6 +118,9 @@ fn build(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> I
         Strategy::Path => Index::Path(path::PathIndex::new(rules, repo, read)),
         Strategy::ModuleTree => Index::ModuleTree(module_tree::ModuleTree::new(rules, repo, read)),
         Strategy::PackageDir => Index::PackageDir(package_dir::PackageDir::new(rules, repo, read)),
+        Strategy::DeclaredPackage => {
+            Index::DeclaredPackage(declared_package::DeclaredPackage::new(rules, repo, read))
+        }
         Strategy::None => Index::None,
     }
 }
@@ -129,6 +134,7 @@ fn resolve_with(pl: &PerLanguage, repo: &Repo, from: &str, module: &str) -> Impo
         Index::Path(p) => p.resolve(&pl.rules, repo, from, module),
         Index::ModuleTree(t) => t.resolve(&pl.rules, repo, from, module),
         Index::PackageDir(p) => p.resolve(&pl.rules, repo, from, module),
+        Index::DeclaredPackage(d) => d.resolve(&pl.rules, repo, from, module),
         Index::None => ImportTarget::Unresolved,
     }
 }

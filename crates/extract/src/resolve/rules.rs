@@ -16,6 +16,8 @@ pub enum Strategy {
     ModuleTree,
     /// Directories are packages, named by a module path declared in a manifest file.
     PackageDir,
+    /// Packages declared in the files themselves (or directories under source roots).
+    DeclaredPackage,
     /// No resolution: everything is unresolved.
     None,
 }
@@ -62,6 +64,8 @@ pub struct Rules {
     pub module_manifest: Option<String>,
     pub module_directive: Option<String>,
     pub exclude_suffixes: Vec<String>,
+    // declared package
+    pub declaration_keywords: Vec<String>,
 }
 
 impl Rules {
@@ -83,6 +87,7 @@ impl Rules {
             Some("path") => Strategy::Path,
             Some("module_tree") => Strategy::ModuleTree,
             Some("package_dir") => Strategy::PackageDir,
+            Some("declared_package") => Strategy::DeclaredPackage,
             _ => Strategy::None,
         };
         let external = match s("external").as_deref() {
@@ -137,6 +142,7 @@ impl Rules {
             module_manifest: s("module_manifest"),
             module_directive: s("module_directive"),
             exclude_suffixes: list("exclude_suffixes"),
+            declaration_keywords: list("declaration_keywords"),
         }
     }
 

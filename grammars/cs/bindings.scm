@@ -1,0 +1,24 @@
+; C# names bound to types. Capture conventions: grammars/README.md.
+
+; (SessionStore store)   T field;   T Prop { get; }   T x = …;
+([(parameter type: [(identifier) @binding.type
+                    (generic_name (identifier) @binding.type)
+                    (nullable_type type: [(identifier) @binding.type (generic_name (identifier) @binding.type)])
+                    (qualified_name qualifier: (_) @binding.qualifier name: (identifier) @binding.type)]
+    name: (identifier) @binding.name)
+  (property_declaration type: [(identifier) @binding.type
+                               (generic_name (identifier) @binding.type)
+                               (nullable_type type: [(identifier) @binding.type (generic_name (identifier) @binding.type)])
+                               (qualified_name qualifier: (_) @binding.qualifier name: (identifier) @binding.type)]
+    name: (identifier) @binding.name)
+  (variable_declaration type: [(identifier) @binding.type
+                               (generic_name (identifier) @binding.type)
+                               (nullable_type type: [(identifier) @binding.type (generic_name (identifier) @binding.type)])
+                               (qualified_name qualifier: (_) @binding.qualifier name: (identifier) @binding.type)]
+    (variable_declarator name: (identifier) @binding.name))] @binding)
+
+; var x = new T(…);  (`var` is an `implicit_type`, no type name)
+(variable_declaration type: (implicit_type)
+  (variable_declarator name: (identifier) @binding.name
+    (object_creation_expression type: [(identifier) @binding.type
+                                       (generic_name (identifier) @binding.type)]))) @binding

@@ -1,0 +1,41 @@
+; Java definitions. Capture conventions: grammars/README.md.
+; The first pattern that matches a node decides its kind: specific patterns come first.
+
+(class_declaration name: (identifier) @name body: (_) @body) @definition.class
+(record_declaration name: (identifier) @name body: (_) @body) @definition.class
+(interface_declaration name: (identifier) @name body: (_) @body) @definition.interface
+(annotation_type_declaration name: (identifier) @name body: (_) @body) @definition.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @definition.enum
+
+; Enum constants are nodes, so "the members of an enum" is answerable.
+(enum_constant name: (identifier) @name) @definition.constant
+
+; Members: methods and constructors are methods; `static final` fields are constants,
+; other fields properties.
+(method_declaration name: (identifier) @name body: (_) @body) @definition.method
+; Without a body (interfaces, `abstract`, `native`): the signature runs to the `;`, so
+; annotations on lines of their own don't stand in for it.
+(method_declaration name: (identifier) @name !body ";" @body) @definition.method
+(method_declaration name: (identifier) @name !body) @definition.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(compact_constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+; `@context`: the signature starts at the field's modifiers and type.
+((field_declaration (modifiers) @_m declarator: (variable_declarator name: (identifier) @name) @definition.constant) @context
+  (#match? @_m "static")
+  (#match? @_m "final"))
+(field_declaration declarator: (variable_declarator name: (identifier) @name) @definition.property) @context
+(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name) @definition.constant) @context)
+
+; Javadoc: a `/** … */` comment right before a declaration.
+((block_comment) @doc . (_) @doc.for
+  (#match? @doc "^/[*][*]"))
+
+; Visibility: `public` (and interface members, public by default) are exported; `private`
+; is not, whatever else said it was.
+((_ (modifiers) @_m) @exported (#match? @_m "public"))
+(interface_body (method_declaration) @exported)
+(interface_body (constant_declaration (variable_declarator) @exported))
+(enum_body (enum_constant) @exported)
+((field_declaration (modifiers) @_m declarator: (variable_declarator) @exported) (#match? @_m "public"))
+((_ (modifiers) @_m) @unexported (#match? @_m "private"))
+((field_declaration (modifiers) @_m declarator: (variable_declarator) @unexported) (#match? @_m "private"))

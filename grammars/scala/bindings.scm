@@ -1,0 +1,33 @@
+; Scala names bound to types. Capture conventions: grammars/README.md.
+
+; (store: SessionStore)   class C(store: SessionStore)   val x: T = …   val x: a.b.T[U] = …
+([(parameter name: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .)
+           (generic_type type: (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .))])
+  (class_parameter name: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .)
+           (generic_type type: (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .))])
+  (val_definition pattern: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .)
+           (generic_type type: (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .))])
+  (var_definition pattern: (identifier) @binding.name
+    type: [(type_identifier) @binding.type
+           (generic_type type: (type_identifier) @binding.type)
+           (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .)
+           (generic_type type: (stable_type_identifier (_) @binding.qualifier . (type_identifier) @binding.type .))])] @binding)
+
+; val x = T(…)   val x = new T(…)
+([(val_definition pattern: (identifier) @binding.name !type
+    value: [(call_expression function: (identifier) @binding.type)
+            (instance_expression [(type_identifier) @binding.type
+                                  (generic_type type: (type_identifier) @binding.type)])])
+  (var_definition pattern: (identifier) @binding.name !type
+    value: [(call_expression function: (identifier) @binding.type)
+            (instance_expression [(type_identifier) @binding.type
+                                  (generic_type type: (type_identifier) @binding.type)])])] @binding)
