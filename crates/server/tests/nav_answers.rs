@@ -11,8 +11,17 @@ use std::path::Path;
 use common::{Client, call, err_code, fixture, ok, require};
 use serde_json::{Value, json};
 
+/// Deadlines generous enough for a machine shared with parallel builds: these tests pin
+/// answer shapes, not latency (docs/lsp.md has the deadlines and their figures).
+fn patient() -> Vec<(&'static str, String)> {
+    vec![
+        ("NAVMAP_LSP_TIMEOUT_MS", "60000".into()),
+        ("NAVMAP_LSP_LONG_TIMEOUT_MS", "60000".into()),
+    ]
+}
+
 async fn client(root: &Path) -> Client {
-    common::client_with(root, &[], &[], None).await
+    common::client_with(root, &[], &patient(), None).await
 }
 
 fn names(calls: &Value) -> Vec<String> {
@@ -384,6 +393,7 @@ async fn a_symbol_found_under_another_parent_is_relocated_not_verified() {
         &[
             ("NAVMAP_WATCH_QUIET_MS", "5000".into()),
             ("NAVMAP_WATCH_MAX_WAIT_MS", "10000".into()),
+            ("NAVMAP_LSP_TIMEOUT_MS", "60000".into()),
         ],
         None,
     )
