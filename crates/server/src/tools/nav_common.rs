@@ -415,6 +415,11 @@ pub fn is_test_path(rel: &str) -> bool {
             .any(|i| TEST_NAME_INFIXES.contains(i))
 }
 
+/// Is an anchor-like item outside the root (`external: true`)?
+pub fn is_external(v: &Value) -> bool {
+    v["external"].as_bool().unwrap_or(false)
+}
+
 /// Is an anchor-like item (`{file, external?}`) test code?
 pub fn is_test_item(v: &Value) -> bool {
     !v["external"].as_bool().unwrap_or(false) && v["file"].as_str().is_some_and(is_test_path)
@@ -441,6 +446,30 @@ pub fn busiest_dir<'f>(files: impl IntoIterator<Item = &'f str>) -> Option<Strin
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     counts.into_iter().map(|(d, _)| d).find(|d| !d.is_empty())
+}
+
+/// Where these root-relative files are, by first path segment, the busiest first (at most
+/// three): `shop/ (3), tests/ (1), main.py (1)`. Told when a `fileFilter` kept nothing,
+/// so the next filter names a prefix that exists.
+pub fn where_they_are<'f>(files: impl IntoIterator<Item = &'f str>) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for f in files {
+        let head = match f.split_once('/') {
+            Some((dir, _)) => format!("{dir}/"),
+            None => f.to_string(),
+        };
+        match counts.iter_mut().find(|(h, _)| *h == head) {
+            Some(c) => c.1 += 1,
+            None => counts.push((head, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    counts
+        .iter()
+        .take(3)
+        .map(|(h, n)| format!("{h} ({n})"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The narrowing sentence of a nav answer's note, built from the call's own arguments so
@@ -843,6 +872,18 @@ mod tests {
         assert_eq!(busiest_dir(files).as_deref(), Some("shop/"));
         // All in one place: a filter would narrow nothing.
         assert_eq!(busiest_dir(["shop/a.py", "shop/b.py"]), None);
+    }
+
+    #[test]
+    fn where_they_are_by_first_segment() {
+        let files = [
+            "shop/a.py",
+            "shop/b/c.py",
+            "tests/t.py",
+            "main.py",
+            "shop/d.py",
+        ];
+        assert_eq!(where_they_are(files), "shop/ (3), main.py (1), tests/ (1)");
     }
 
     #[test]
