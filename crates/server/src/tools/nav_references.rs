@@ -111,13 +111,13 @@ impl Tool for NavReferences {
             let all: Vec<Value> = answer.value.iter().map(|l| anchors.location(l)).collect();
             let mut locations: Vec<Value> = all
                 .iter()
-                .cloned()
                 .filter(|a| {
                     filter
                         .as_ref()
                         .is_none_or(|f| f.matches(a["file"].as_str().unwrap_or("")))
                 })
                 .filter(|a| !(exclude_tests && is_test_item(a)))
+                .cloned()
                 .collect();
             locations.sort_by(by_tests_last);
             let total = locations.len();
