@@ -4,8 +4,14 @@
 //! Positions on the MCP surface are 1-based lines and 1-based UTF-16 columns; the LSP pool
 //! speaks 0-based lines and 0-based UTF-16 columns. The conversion is `-1` / `+1` on both,
 //! done here and nowhere else. Paths the servers return are made root-relative; results
-//! outside the root (library code) are kept, marked `external: true`, shown by absolute
-//! path without a snippet (navmap reads nothing outside the root), and ranked last.
+//! outside the root (library code) are kept, marked `external: true` and named by their
+//! file's name alone (`lib`), never by path, without a snippet (navmap reads nothing
+//! outside the root), and ranked last. Anchor lists are grouped by file
+//! ([`group_by_file`]); the shapes are written up in `docs/answers.md`.
+//!
+//! Also here: the generic test-code path rules ([`is_test_path`]), the notes' narrowing
+//! sentence built from the call's own arguments ([`nav_narrowing`]), and `complete`
+//! ([`mark_incomplete`]: only the server's word, absent when its list was whole).
 //!
 //! A `nodeId` in place of a position goes through the bridge ([`super::resolve`]): the live
 //! position of the symbol's name, found in the server's outline (or the map's position,
