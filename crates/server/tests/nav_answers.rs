@@ -11,8 +11,17 @@ use std::path::Path;
 use common::{Client, call, err_code, fixture, ok, require};
 use serde_json::{Value, json};
 
+/// Deadlines generous enough for a machine shared with parallel builds: these tests pin
+/// answer shapes, not latency (docs/lsp.md has the deadlines and their figures).
+fn patient() -> Vec<(&'static str, String)> {
+    vec![
+        ("NAVMAP_LSP_TIMEOUT_MS", "60000".into()),
+        ("NAVMAP_LSP_LONG_TIMEOUT_MS", "60000".into()),
+    ]
+}
+
 async fn client(root: &Path) -> Client {
-    common::client_with(root, &[], &[], None).await
+    common::client_with(root, &[], &patient(), None).await
 }
 
 fn names(calls: &Value) -> Vec<String> {
@@ -223,6 +232,31 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
     );
     assert!(d.get("complete").is_none(), "{r}");
 
+    // A filter that keeps nothing is a whole (empty) answer that says where the hits are,
+    // so the next filter names a prefix that exists.
+    for tool in ["nav_references", "nav_callHierarchy"] {
+        let mut args = base.clone();
+        args["fileFilter"] = json!("src/");
+        if tool == "nav_references" {
+            args.as_object_mut().unwrap().remove("direction");
+        }
+        let r = call(&c, tool, args).await;
+        let d = ok(&r);
+        let list = if tool == "nav_references" {
+            "locations"
+        } else {
+            "calls"
+        };
+        assert!(d[list].as_array().unwrap().is_empty(), "{r}");
+        assert!(d.get("complete").is_none(), "{r}");
+        assert!(
+            common::warned(&r, "kept 0 of")
+                && common::warned(&r, "they are in")
+                && common::warned(&r, "pkg/ ("),
+            "{r}"
+        );
+    }
+
     // At a budget too small for one reference per file, files are cut and a cursor pages
     // the next files of the same ranking; once the answer changes it is stale.
     let args = json!({"file": "pkg/core.py", "line": 1, "col": 5, "tokenBudget": 200});
@@ -384,6 +418,7 @@ async fn a_symbol_found_under_another_parent_is_relocated_not_verified() {
         &[
             ("NAVMAP_WATCH_QUIET_MS", "5000".into()),
             ("NAVMAP_WATCH_MAX_WAIT_MS", "10000".into()),
+            ("NAVMAP_LSP_TIMEOUT_MS", "60000".into()),
         ],
         None,
     )

@@ -14,8 +14,16 @@ use std::time::Duration;
 use common::{Client, call, err_code, fake_lsp, fixture, ok, require};
 use serde_json::{Value, json};
 
+/// Deadlines generous enough for a machine shared with parallel builds (cold servers
+/// under load took longer than the default 15 s); a test's own `env` comes last and wins
+/// (the fault tests set short ones).
 async fn client(root: &Path, env: &[(&str, String)]) -> Client {
-    common::client_with(root, &[], env, None).await
+    let mut all: Vec<(&str, String)> = vec![
+        ("NAVMAP_LSP_TIMEOUT_MS", "60000".into()),
+        ("NAVMAP_LSP_LONG_TIMEOUT_MS", "60000".into()),
+    ];
+    all.extend(env.iter().cloned());
+    common::client_with(root, &[], &all, None).await
 }
 
 fn has(list: &Value, pred: impl Fn(&Value) -> bool) -> bool {

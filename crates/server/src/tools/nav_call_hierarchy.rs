@@ -46,7 +46,7 @@ use serde_json::{Value, json};
 use super::map_common::with_map;
 use super::nav_common::{
     Anchors, Place, Target, content_generation, enclosing, is_test_item, kind_name, lsp_error,
-    mark_incomplete, nav_narrowing, nearby, position_params,
+    mark_incomplete, nav_narrowing, nearby, position_params, where_they_are,
 };
 use super::nav_references::FileFilter;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -728,6 +728,7 @@ impl<'a> Run<'a> {
         let include_external = self.args.opt_bool("includeExternal").unwrap_or(false);
         let found = calls.len();
         let (mut external, mut filtered, mut tests) = (0usize, 0usize, 0usize);
+        let mut filtered_files: Vec<String> = Vec::new();
         let mut kept: Vec<Value> = Vec::new();
         for mut call in calls {
             let is_external = call["external"].as_bool().unwrap_or(false);
@@ -749,6 +750,7 @@ impl<'a> Run<'a> {
             let file = call["file"].as_str().unwrap_or("");
             if self.filter.as_ref().is_some_and(|f| !f.matches(file)) {
                 filtered += 1;
+                filtered_files.push(file.to_string());
                 continue;
             }
             if exclude_tests && is_test_item(&call) {
@@ -792,10 +794,16 @@ impl<'a> Run<'a> {
             ));
         }
         if filtered > 0 {
-            self.warnings.push(format!(
-                "fileFilter kept {} of {found} calls.",
-                found - filtered - external
-            ));
+            let left = found - filtered - external;
+            let mut w = format!("fileFilter kept {left} of {found} calls.");
+            if left == 0 {
+                // Name where they are, so the next filter names a prefix that exists.
+                w = format!(
+                    "fileFilter kept 0 of {found} calls; they are in {}.",
+                    where_they_are(filtered_files.iter().map(String::as_str))
+                );
+            }
+            self.warnings.push(w);
         }
         if tests > 0 {
             self.warnings.push(format!(

@@ -4,8 +4,14 @@
 //! Positions on the MCP surface are 1-based lines and 1-based UTF-16 columns; the LSP pool
 //! speaks 0-based lines and 0-based UTF-16 columns. The conversion is `-1` / `+1` on both,
 //! done here and nowhere else. Paths the servers return are made root-relative; results
-//! outside the root (library code) are kept, marked `external: true`, shown by absolute
-//! path without a snippet (navmap reads nothing outside the root), and ranked last.
+//! outside the root (library code) are kept, marked `external: true` and named by their
+//! file's name alone (`lib`), never by path, without a snippet (navmap reads nothing
+//! outside the root), and ranked last. Anchor lists are grouped by file
+//! ([`group_by_file`]); the shapes are written up in `docs/answers.md`.
+//!
+//! Also here: the generic test-code path rules ([`is_test_path`]), the notes' narrowing
+//! sentence built from the call's own arguments ([`nav_narrowing`]), and `complete`
+//! ([`mark_incomplete`]: only the server's word, absent when its list was whole).
 //!
 //! A `nodeId` in place of a position goes through the bridge ([`super::resolve`]): the live
 //! position of the symbol's name, found in the server's outline (or the map's position,
@@ -415,6 +421,11 @@ pub fn is_test_path(rel: &str) -> bool {
             .any(|i| TEST_NAME_INFIXES.contains(i))
 }
 
+/// Is an anchor-like item outside the root (`external: true`)?
+pub fn is_external(v: &Value) -> bool {
+    v["external"].as_bool().unwrap_or(false)
+}
+
 /// Is an anchor-like item (`{file, external?}`) test code?
 pub fn is_test_item(v: &Value) -> bool {
     !v["external"].as_bool().unwrap_or(false) && v["file"].as_str().is_some_and(is_test_path)
@@ -441,6 +452,30 @@ pub fn busiest_dir<'f>(files: impl IntoIterator<Item = &'f str>) -> Option<Strin
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     counts.into_iter().map(|(d, _)| d).find(|d| !d.is_empty())
+}
+
+/// Where these root-relative files are, by first path segment, the busiest first (at most
+/// three): `shop/ (3), tests/ (1), main.py (1)`. Told when a `fileFilter` kept nothing,
+/// so the next filter names a prefix that exists.
+pub fn where_they_are<'f>(files: impl IntoIterator<Item = &'f str>) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for f in files {
+        let head = match f.split_once('/') {
+            Some((dir, _)) => format!("{dir}/"),
+            None => f.to_string(),
+        };
+        match counts.iter_mut().find(|(h, _)| *h == head) {
+            Some(c) => c.1 += 1,
+            None => counts.push((head, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    counts
+        .iter()
+        .take(3)
+        .map(|(h, n)| format!("{h} ({n})"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The narrowing sentence of a nav answer's note, built from the call's own arguments so
@@ -843,6 +878,18 @@ mod tests {
         assert_eq!(busiest_dir(files).as_deref(), Some("shop/"));
         // All in one place: a filter would narrow nothing.
         assert_eq!(busiest_dir(["shop/a.py", "shop/b.py"]), None);
+    }
+
+    #[test]
+    fn where_they_are_by_first_segment() {
+        let files = [
+            "shop/a.py",
+            "shop/b/c.py",
+            "tests/t.py",
+            "main.py",
+            "shop/d.py",
+        ];
+        assert_eq!(where_they_are(files), "shop/ (3), main.py (1), tests/ (1)");
     }
 
     #[test]

@@ -19,8 +19,9 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
 use super::nav_common::{
-    Anchors, Target, by_place_file_line, content_generation, group_by_file, is_test_item,
-    lsp_error, mark_incomplete, nav_narrowing, position_params, symbol_not_found,
+    Anchors, Target, by_place_file_line, content_generation, group_by_file, is_external,
+    is_test_item, lsp_error, mark_incomplete, nav_narrowing, position_params, symbol_not_found,
+    where_they_are,
 };
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -107,16 +108,16 @@ impl Tool for NavReferences {
                 .map_err(|e| lsp_error(e, t.lang.id(), None))?;
             let mut anchors = Anchors::new(ctx);
             let before = answer.value.len();
-            let mut locations: Vec<Value> = answer
-                .value
+            let all: Vec<Value> = answer.value.iter().map(|l| anchors.location(l)).collect();
+            let mut locations: Vec<Value> = all
                 .iter()
-                .map(|l| anchors.location(l))
                 .filter(|a| {
                     filter
                         .as_ref()
                         .is_none_or(|f| f.matches(a["file"].as_str().unwrap_or("")))
                 })
                 .filter(|a| !(exclude_tests && is_test_item(a)))
+                .cloned()
                 .collect();
             locations.sort_by(by_tests_last);
             let total = locations.len();
@@ -139,7 +140,16 @@ impl Tool for NavReferences {
                     (true, false) => "fileFilter",
                     _ => "excludeTests",
                 };
-                payload = payload.warn(format!("{by} kept {total} of {before} references."));
+                let mut w = format!("{by} kept {total} of {before} references.");
+                if total == 0 && filter.is_some() {
+                    // Name where they are, so the next filter names a prefix that exists.
+                    let files = all.iter().filter(|a| !is_external(a));
+                    w = format!(
+                        "{by} kept 0 of {before} references; they are in {}.",
+                        where_they_are(files.filter_map(|a| a["file"].as_str()))
+                    );
+                }
+                payload = payload.warn(w);
             }
             let warnings = t.warnings.iter().cloned().chain(answer.warnings);
             Ok(warnings.fold(payload, Payload::warn))
