@@ -8,6 +8,13 @@
 //! ignoring `fileFiter` would answer a different question).
 //!
 //! `tokenBudget` and `cursor` are added to every tool and handled by the engine.
+//!
+//! The schema is what an agent pays for on every session (`tools/list` is context), so it
+//! says each thing once: `tokenBudget` and `cursor` appear bare (their meaning is in the
+//! server's `instructions`), `cursor` only on tools whose answer holds a list that a
+//! budget can cut ([`Params::schema`] with `paged`), an empty description is left out, and
+//! bounds that only guard against absurd input (a line beyond a million) are checked but
+//! not shown. Validation is the same for every tool: `cursor` is accepted everywhere.
 
 use navmap_envelope::{ErrorCode, ToolError};
 use serde_json::{Map, Value, json};
@@ -154,7 +161,15 @@ impl Param {
             Shape::String { min_len: 0 } => json!({"type": "string"}),
             Shape::String { min_len } => json!({"type": "string", "minLength": min_len}),
             Shape::Integer { min, max } => {
-                json!({"type": "integer", "minimum": min, "maximum": max})
+                let mut s = json!({"type": "integer"});
+                if *min != i64::MIN {
+                    s["minimum"] = Value::from(*min);
+                }
+                // Guards against absurd input only: checked, not worth the agent's tokens.
+                if *max < SHOWN_MAX {
+                    s["maximum"] = Value::from(*max);
+                }
+                s
             }
             Shape::Boolean => json!({"type": "boolean"}),
             Shape::Enum(values) => json!({"type": "string", "enum": values}),
@@ -169,7 +184,9 @@ impl Param {
             if let Some(d) = &self.default {
                 obj.insert("default".into(), d.clone());
             }
-            obj.insert("description".into(), Value::from(self.description));
+            if !self.description.is_empty() {
+                obj.insert("description".into(), Value::from(self.description));
+            }
         }
         s
     }
@@ -230,19 +247,15 @@ pub struct Params {
     params: Vec<Param>,
 }
 
-/// The arguments every tool takes, handled by the engine.
+/// Integer maxima from here on are not shown in the schema (module docs).
+const SHOWN_MAX: i64 = 100_000;
+
+/// The arguments every tool takes, handled by the engine. Undescribed in the schema: the
+/// server's `instructions` explain them once for all tools.
 pub(crate) fn common_params() -> [Param; 2] {
     [
-        Param::integer(
-            "tokenBudget",
-            "Answer size cap in tokens (default 2000; clamped to 100–10000).",
-            i64::MIN,
-            i64::MAX,
-        ),
-        Param::string(
-            "cursor",
-            "From a previous answer's `cursor`: returns the next slice.",
-        ),
+        Param::integer("tokenBudget", "", i64::MIN, i64::MAX),
+        Param::string("cursor", ""),
     ]
 }
 
@@ -261,10 +274,11 @@ impl Params {
         self.params.iter().cloned().chain(common_params())
     }
 
-    /// The `inputSchema` for `tools/list`.
-    pub fn schema(&self) -> Map<String, Value> {
+    /// The `inputSchema` for `tools/list`; `paged`: the tool's answer has a list a budget
+    /// can cut, so `cursor` is shown (it is accepted either way).
+    pub fn schema(&self, paged: bool) -> Map<String, Value> {
         let mut properties = Map::new();
-        for p in self.all() {
+        for p in self.all().filter(|p| paged || p.name != "cursor") {
             let mut s = p.schema();
             if p.name == "tokenBudget"
                 && let Value::Object(o) = &mut s
@@ -574,7 +588,7 @@ mod tests {
 
     #[test]
     fn the_schema_matches_the_declaration() {
-        let s = Value::Object(params().schema());
+        let s = Value::Object(params().schema(true));
         assert_eq!(s["type"], "object");
         assert_eq!(s["required"], json!(["query"]));
         assert_eq!(s["additionalProperties"], false);
@@ -583,6 +597,25 @@ mod tests {
         assert_eq!(s["properties"]["tokenBudget"]["type"], "integer");
         assert!(s["properties"]["tokenBudget"].get("minimum").is_none());
         assert_eq!(s["properties"]["cursor"]["type"], "string");
+        // Said once in the instructions, not on every tool.
+        assert!(s["properties"]["tokenBudget"].get("description").is_none());
+        let unpaged = Value::Object(params().schema(false));
+        assert!(unpaged["properties"].get("cursor").is_none());
+        assert!(call(json!({"query": "Cart", "cursor": "x"})).is_ok());
+    }
+
+    #[test]
+    fn absurd_bounds_are_checked_but_not_shown() {
+        let p = Params::new().param(Param::integer("line", "", 1, 10_000_000));
+        let s = Value::Object(p.schema(false));
+        assert_eq!(
+            s["properties"]["line"],
+            json!({"type": "integer", "minimum": 1})
+        );
+        let err = p
+            .validate("t", json!({"line": 10_000_001}).as_object())
+            .unwrap_err();
+        assert_eq!(field_of(&err), "line");
     }
 
     #[test]

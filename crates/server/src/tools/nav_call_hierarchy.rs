@@ -52,22 +52,15 @@ impl Tool for NavCallHierarchy {
     }
 
     fn description(&self) -> &'static str {
-        "Callers (incoming) or callees (outgoing) of the function at file/line/col, to depth 1–3 (live language server; falls back to references)."
+        "Drill: callers (incoming) or callees (outgoing) of a function, depth 1–3 (live, else a marked fallback)."
     }
 
     fn params(&self) -> Params {
         position_params()
             .into_iter()
             .fold(Params::new(), Params::param)
-            .param(
-                Param::one_of(
-                    "direction",
-                    "incoming: who calls it; outgoing: what it calls.",
-                    &["incoming", "outgoing"],
-                )
-                .required(),
-            )
-            .param(Param::integer("depth", "Levels to follow.", 1, 3).default(1))
+            .param(Param::one_of("direction", "", &["incoming", "outgoing"]).required())
+            .param(Param::integer("depth", "", 1, 3).default(1))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

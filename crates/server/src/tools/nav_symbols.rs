@@ -23,11 +23,11 @@ impl Tool for NavSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Outline of one file from the live language server: classes, functions, members with positions (depth and container give the nesting)."
+        "Drill: outline of one file (classes, functions, members) from the live language server."
     }
 
     fn params(&self) -> Params {
-        Params::new().param(Param::string("file", "File relative to the root.").required())
+        Params::new().param(Param::string("file", "").required())
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
