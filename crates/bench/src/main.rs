@@ -43,7 +43,8 @@ fn usage() -> ! {
     eprintln!(
         "usage: navmap-bench --corpus <dir> [--exclude <name>]... [--max-loc <n>] [--queries <n>]\n\
          \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
-         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated"
+         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated\n\
+         \x20      navmap-bench tokens [--only <question id part>] [--show]"
     );
     std::process::exit(2)
 }

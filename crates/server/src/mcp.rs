@@ -35,9 +35,10 @@ use crate::Engine;
 pub const INSTRUCTIONS: &str = "navmap navigates this repository. Orient with map_* (map_status, \
 map_overview, map_search, map_neighbors: the structural map, cheap), drill with nav_* (live language \
 servers: definitions, references, types), cross between a map node ID and a live position with resolve. \
-It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units (default 1); nav_* take a nodeId \
-instead. Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); when \
-truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice.";
+It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units \
+(default 1); nav_* take a nodeId instead. A node ID is <lang>:<path>#<Qualified.name> (a file: \
+<lang>:<path>). Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
+when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice.";
 
 #[derive(Clone)]
 pub struct NavmapServer {
