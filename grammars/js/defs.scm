@@ -11,6 +11,14 @@
 (method_definition name: (_) @name body: (_) @body) @definition.method
 (field_definition property: (_) @name) @definition.property
 
+; Enums by convention: the keys of an object literal documented `/** @enum */` are
+; constants of the variable that holds it (JavaScript has no enum declaration).
+(program
+  (comment) @_c .
+  [(lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.constant)))
+   (export_statement declaration: (lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.constant))))]
+  (#match? @_c "@enum"))
+
 ; Module-level `const f = () => …` / `function` expressions are functions; other
 ; `const`s are constants, `let`/`var` variables.
 (program

@@ -12,6 +12,15 @@
 
 (class_definition name: (identifier) @name body: (_) @body) @definition.class
 
+; Enum members: attributes of a class whose base is an enum type (`class Color(Enum)`,
+; `enum.IntFlag`) are constants ("the members of Color" is then a kind filter).
+(class_definition
+  superclasses: (argument_list [(identifier) @_base (attribute attribute: (identifier) @_base)])
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.constant))
+  (#match? @_base "^(Enum|IntEnum|StrEnum|Flag|IntFlag|ReprEnum)$"))
+
 ; Class attributes: `x = …` / `x: T = …` directly in a class body.
 (class_definition
   body: (block

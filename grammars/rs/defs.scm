@@ -31,6 +31,9 @@
 (static_item name: (identifier) @name) @definition.constant
 (mod_item name: (identifier) @name body: (_) @body) @definition.module
 
+; Enum variants: constants of the enum (their fields are the variant's properties).
+(enum_variant_list (enum_variant name: (identifier) @name) @definition.constant)
+
 ; Struct fields.
 (field_declaration_list (field_declaration name: (field_identifier) @name) @definition.property)
 
@@ -40,8 +43,8 @@
 ((block_comment) @doc . (attribute_item)* . (_) @doc.for
   (#match? @doc "^/[*][*]"))
 
-; Public: `pub` (not `pub(crate)`); trait items and items of trait impls are as public as
-; the trait. The visibility is an item's first child: the anchor ends the wait for it
+; Public: `pub` (not `pub(crate)`); trait items, items of trait impls and enum variants are
+; as public as the trait or enum. The visibility is an item's first child: the anchor ends the wait for it
 ; there (a pattern holding `@exported` while it waits would hold back every match inside
 ; the item until the item ends).
 ([(function_item . (visibility_modifier) @_v)
@@ -58,3 +61,4 @@
   (#eq? @_v "pub"))
 (impl_item trait: (_) body: (declaration_list [(function_item) (const_item) (type_item)] @exported))
 (trait_item body: (declaration_list [(function_item) (function_signature_item) (associated_type) (const_item)] @exported))
+(enum_variant_list (enum_variant) @exported)

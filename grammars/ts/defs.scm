@@ -19,6 +19,9 @@
 (method_signature name: (_) @name) @definition.method
 (public_field_definition name: (_) @name) @definition.property
 (property_signature name: (_) @name) @definition.property
+; Enum members (`A`, `B = 2`): constants of the enum.
+(enum_body name: (_) @name @definition.constant)
+(enum_body (enum_assignment name: (_) @name) @definition.constant)
 
 ; Module-level `const f = () => …` / `function` expressions are functions; other
 ; `const`s are constants, `let`/`var` variables.
@@ -48,6 +51,8 @@
 (export_statement value: (identifier) @exported.name)
 (class_body [(method_definition) (abstract_method_signature) (public_field_definition)] @exported)
 (interface_body [(method_signature) (property_signature)] @exported)
+(enum_body name: (_) @exported)
+(enum_body (enum_assignment) @exported)
 ((method_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
 ((public_field_definition (accessibility_modifier) @_a) @unexported (#eq? @_a "private"))
 (method_definition name: (private_property_identifier)) @unexported

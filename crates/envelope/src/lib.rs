@@ -36,6 +36,17 @@
 //! assert!(env["cursor"].is_string());
 //! ```
 //!
+//! Every cut is visible and resumable: budget cuts and the caps a tool applied
+//! ([`Payload::capped`]: `maxNodes`, `limit`) appear in `dropped`; a cut list (nested ones
+//! too) gets a cursor when a next page exists. Notes suggest narrowing parameters declared
+//! as data ([`ListSpec::narrowing_param`], [`ListSpec::narrowing_prefix`] with the busiest
+//! directory of the list itself) and leave out those the call set (the engine passes them
+//! with [`Payload::given`]).
+//!
+//! Flags in `data` are the tool's: a `complete` field means the source list (a language
+//! server's answer) was whole before any cut, and the envelope never rewrites it. A budget
+//! cut is `truncated`; a filter the call asked for (`fileFilter`) is not incompleteness.
+//!
 //! The envelope text is compact JSON with keys in this order: `ok`, `data`, `tokenBudget`
 //! `{requested, used, max}`, `truncated`, `dropped` (only when truncated), `cursor` (only
 //! when a list was cut), `warnings` (always, possibly empty). Errors are
@@ -53,5 +64,7 @@ pub use budget::{
 };
 pub use cursor::{Cursor, RESERVED_ARGS, args_hash};
 pub use error::{ErrorCode, ToolError};
-pub use payload::{Comparator, ListSpec, Payload, Ranker, SHORTENABLE_KEYS};
+pub use payload::{
+    Cap, Comparator, ListSpec, PathOf, Payload, Ranker, SHORTENABLE_KEYS, Suggestion, busiest_dir,
+};
 pub use render::{Rendered, Request, render, render_error};

@@ -17,7 +17,7 @@ use serde_json::{Map, Number, Value};
 use crate::budget::{Budget, MAX_TOKEN_BUDGET, MIN_TOKEN_BUDGET, estimate_tokens};
 use crate::cursor::Cursor;
 use crate::error::ToolError;
-use crate::payload::{Payload, Ranker, SHORTENABLE_KEYS};
+use crate::payload::{Cap, ListSpec, Payload, Ranker, SHORTENABLE_KEYS, Suggestion, busiest_dir};
 
 /// The per-call facts the envelope needs besides the tool's answer.
 #[derive(Debug, Clone, Copy)]
@@ -193,6 +193,8 @@ struct List {
 /// A declared nested list (`/clusters/*/hubs`): every instance is ranked in place in the
 /// data and cut to the same length.
 struct Nested {
+    /// The declared path (`/clusters/*/hubs`): the cursor's key for this list.
+    path: String,
     segments: Vec<String>,
     /// How many `*` the path has: the stage it is cut in (deepest first).
     depth: usize,
@@ -231,9 +233,37 @@ struct Fitter {
     clamp_warning: Option<String>,
     narrowing: String,
     shortenable: Vec<String>,
+    caps: Vec<Cap>,
+    /// Offsets the cursor gave each nested list (every instance skips as many).
+    nested_offsets: Vec<usize>,
     generation: u64,
     args_hash: u64,
     budget: Budget,
+}
+
+/// The narrowing sentence of a list: its suggestions the call did not set ("Pass a, b or
+/// c to narrow"), else its fixed sentence when it has no suggestions at all.
+fn narrowing_of(spec: &ListSpec, items: &[&Value], given: &[String]) -> String {
+    if spec.suggestions.is_empty() {
+        return spec.narrowing.clone();
+    }
+    let texts: Vec<String> = spec
+        .suggestions
+        .iter()
+        .filter(|s| !given.iter().any(|g| g == s.param()))
+        .filter_map(|s| match s {
+            Suggestion::Fixed { text, .. } => Some(text.clone()),
+            Suggestion::Prefix { param, path_of } => {
+                let paths: Vec<String> = items.iter().filter_map(|v| path_of(v)).collect();
+                busiest_dir(paths.iter().map(String::as_str)).map(|d| format!("{param}:'{d}'"))
+            }
+        })
+        .collect();
+    match texts.as_slice() {
+        [] => String::new(),
+        [one] => format!("Pass {one} to narrow"),
+        [init @ .., last] => format!("Pass {} or {last} to narrow", init.join(", ")),
+    }
 }
 
 fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError> {
@@ -247,6 +277,8 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         generation,
         narrowing,
         shortenable,
+        caps,
+        given,
     } = payload;
     let budget = req.budget;
     let clamp_warning = budget.clamped().then(|| {
@@ -258,6 +290,11 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
     });
     warnings.extend(clamp_warning.clone());
 
+    let suggesting: Vec<String> = specs
+        .iter()
+        .filter(|s| !s.suggestions.is_empty())
+        .map(|s| s.kind.clone())
+        .collect();
     let (nested_specs, top_specs): (Vec<_>, Vec<_>) = specs
         .into_iter()
         .partition(|s| s.path.split('/').any(|seg| seg == "*"));
@@ -274,11 +311,19 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
                 items.sort_by(|a, b| cmp(a, b))
             });
         }
+        let mut all: Vec<Value> = Vec::new();
+        if !spec.suggestions.is_empty() {
+            for_each_instance(&mut data, &segments, &mut |items| {
+                all.extend(items.iter().cloned())
+            });
+        }
+        let narrowing = narrowing_of(&spec, &all.iter().collect::<Vec<_>>(), &given);
         nested.push(Nested {
             depth: segments.iter().filter(|s| *s == "*").count(),
+            path: spec.path,
             segments,
             kind: spec.kind,
-            narrowing: spec.narrowing,
+            narrowing,
         });
     }
     nested.sort_by_key(|n| n.depth);
@@ -297,6 +342,7 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         if let Ranker::By(cmp) = &spec.ranker {
             items.sort_by(|a, b| cmp(a, b));
         }
+        let narrowing = narrowing_of(&spec, &items.iter().collect::<Vec<_>>(), &given);
         let total = items.len();
         let offset = req
             .cursor
@@ -307,11 +353,59 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         lists.push(List {
             path: spec.path,
             kind: spec.kind,
-            narrowing: spec.narrowing,
+            narrowing,
             items,
             offset,
             total,
         });
+    }
+    // A cursor that pages a nested list skips as many items in each of its instances
+    // (they were all cut to the same length).
+    let nested_offsets: Vec<usize> = nested
+        .iter()
+        .map(|n| {
+            req.cursor
+                .and_then(|c| c.offsets.get(&n.path).copied())
+                .unwrap_or(0)
+        })
+        .collect();
+    for (n, skip) in nested.iter().zip(&nested_offsets) {
+        if *skip == 0 {
+            continue;
+        }
+        let mut drain = |items: &mut Vec<Value>| {
+            items.drain(..(*skip).min(items.len()));
+        };
+        // Instances inside a top-level list's items (taken out of `data` above) …
+        let holder = lists
+            .iter_mut()
+            .find(|l| n.path.starts_with(&format!("{}/*/", l.path)));
+        match holder {
+            Some(list) => {
+                let rest = &n.segments[pointer_segments(&list.path).len() + 1..];
+                for item in &mut list.items {
+                    for_each_instance(item, rest, &mut drain);
+                }
+            }
+            // … or anywhere else in `data`.
+            None => for_each_instance(&mut data, &n.segments, &mut drain),
+        }
+    }
+
+    // A cap's note narrows like its list's (parameters the call set left out), when the
+    // list declares suggestions.
+    let mut caps = caps;
+    for cap in &mut caps {
+        let same = lists
+            .iter()
+            .map(|l| (&l.kind, &l.narrowing))
+            .chain(nested.iter().map(|n| (&n.kind, &n.narrowing)))
+            .find(|(k, _)| **k == cap.kind);
+        if let Some((_, narrowing)) = same
+            && suggesting.contains(&cap.kind)
+        {
+            cap.narrowing = narrowing.clone();
+        }
     }
 
     let depth = nested.iter().map(|n| n.depth).max().unwrap_or(0);
@@ -324,6 +418,8 @@ fn render_ok(payload: Payload, req: &Request<'_>) -> Result<Rendered, ToolError>
         clamp_warning,
         narrowing,
         shortenable,
+        caps,
+        nested_offsets,
         generation,
         args_hash: req.args_hash,
         budget,
@@ -438,7 +534,9 @@ impl Fitter {
             .filter(|(l, k)| **k < l.items.len())
             .map(|(l, k)| (&*l.kind, &*l.narrowing, l.items.len() - k, l.total))
             .collect();
-        for n in &self.nested {
+        // Which nested lists were cut (their cursor offset moves on by `keep`).
+        let mut nested_cut = vec![false; self.nested.len()];
+        for (i, n) in self.nested.iter().enumerate() {
             let keep = cut.keeps[n.depth];
             let (mut shown, mut total) = (0, 0);
             for_each_instance(&mut data, &n.segments, &mut |items| {
@@ -447,6 +545,7 @@ impl Fitter {
                 shown += items.len();
             });
             if shown < total {
+                nested_cut[i] = true;
                 cuts.push((&n.kind, &n.narrowing, total - shown, total));
             }
         }
@@ -473,7 +572,26 @@ impl Fitter {
         cuts.sort_by_key(|c| std::cmp::Reverse(c.2));
         let limit = self.budget.effective();
         let short = limit < SHORT_NOTES_BELOW;
-        let mut all: Vec<Cut3> = cuts
+        // Caps the tool applied come first: they cut before the budget did.
+        let mut all: Vec<Cut3> = self
+            .caps
+            .iter()
+            .map(|c| {
+                let count = c.total - c.shown;
+                let (kind, total, param, value) = (&c.kind, c.total, &c.param, c.value);
+                Cut3 {
+                    kind: kind.clone(),
+                    narrowing: &c.narrowing,
+                    count,
+                    total,
+                    long: format!("Dropped {count} of {total} {kind} over {param}={value}."),
+                    short: format!("Dropped {count} of {total} {kind} ({param})."),
+                    other: format!("dropped {count} of {total} {kind} over {param}={value}"),
+                    raise: Some(param.clone()),
+                }
+            })
+            .collect();
+        let budget_cuts: Vec<Cut3> = cuts
             .iter()
             .map(|(kind, narrowing, count, total)| Cut3 {
                 kind: kind.to_string(),
@@ -487,8 +605,12 @@ impl Fitter {
                 long: format!("Dropped {count} of {total} {kind} to fit tokenBudget={limit}."),
                 short: format!("Dropped {count} of {total} {kind}."),
                 other: format!("dropped {count} of {total} {kind}"),
+                raise: None,
             })
             .collect();
+        // The largest cut is named first; caps before budget cuts of the same size.
+        all.extend(budget_cuts);
+        all.sort_by_key(|c| std::cmp::Reverse(c.count));
         if snippets > 0 {
             all.push(Cut3 {
                 kind: "snippets".into(),
@@ -498,6 +620,7 @@ impl Fitter {
                 long: format!("Removed {snippets} snippet fields to fit tokenBudget={limit}."),
                 short: format!("Removed {snippets} snippets."),
                 other: format!("removed {snippets} snippet fields"),
+                raise: None,
             });
         }
         if shortened > 0 {
@@ -511,6 +634,7 @@ impl Fitter {
                 ),
                 short: format!("Shortened {shortened} strings (…)."),
                 other: format!("shortened {shortened} of {strings} strings (marked …)"),
+                raise: None,
             });
         }
         let dropped = all.first().map(|main| {
@@ -536,26 +660,54 @@ impl Fitter {
                 &main.kind,
                 main.count,
                 main.total,
-                format!("{sentence}{also}{}", note_tail(main.narrowing)),
+                format!(
+                    "{sentence}{also}{}",
+                    note_tail(
+                        main.narrowing,
+                        main.raise.as_deref().unwrap_or("tokenBudget")
+                    )
+                ),
             )
         });
 
-        // A cursor only when a top-level list was cut and the next page moves on.
+        // A cursor when a list was cut and the next page moves on. A cut top-level list
+        // pages first (nested lists start again at 0 in the next items); when only nested
+        // lists were cut, the next page shows the same top-level items with the next
+        // slice of each nested list.
         let top_cut = list_cut
             && kept
                 .iter()
                 .zip(&self.lists)
                 .any(|(k, l)| *k < l.items.len());
-        let cursor = (top_cut && kept.iter().any(|k| *k > 0)).then(|| {
+        let nested_moves = nested_cut.iter().any(|c| *c) && cut.keeps[1..].iter().any(|k| *k > 0);
+        let top_offsets = || {
+            self.lists
+                .iter()
+                .zip(&kept)
+                .map(|(l, k)| (l.path.clone(), l.offset + k))
+        };
+        let cursor = if top_cut && kept.iter().any(|k| *k > 0) {
+            Some(top_offsets().collect())
+        } else if !top_cut && nested_moves {
+            let mut offsets: std::collections::BTreeMap<String, usize> = self
+                .lists
+                .iter()
+                .map(|l| (l.path.clone(), l.offset))
+                .collect();
+            for (i, n) in self.nested.iter().enumerate() {
+                if nested_cut[i] {
+                    offsets.insert(n.path.clone(), self.nested_offsets[i] + cut.keeps[n.depth]);
+                }
+            }
+            Some(offsets)
+        } else {
+            None
+        }
+        .map(|offsets| {
             Cursor {
                 generation: self.generation,
                 args_hash: self.args_hash,
-                offsets: self
-                    .lists
-                    .iter()
-                    .zip(&kept)
-                    .map(|(l, k)| (l.path.clone(), l.offset + k))
-                    .collect(),
+                offsets,
             }
             .encode()
         });
@@ -668,6 +820,8 @@ struct Cut3<'a> {
     long: String,
     short: String,
     other: String,
+    /// The parameter to raise instead of `tokenBudget` (a cap's own parameter).
+    raise: Option<String>,
 }
 
 fn dropped(kind: &str, count: usize, total: usize, sentence: String) -> Dropped {
@@ -679,13 +833,14 @@ fn dropped(kind: &str, count: usize, total: usize, sentence: String) -> Dropped 
     }
 }
 
-/// ` <narrowing>, or raise tokenBudget.` (or ` Raise tokenBudget.` without one).
-fn note_tail(narrowing: &str) -> String {
+/// ` <narrowing>, or raise <param>.` (or ` Raise <param>.` without one); `param` is
+/// `tokenBudget` for budget cuts and the cap's parameter for caps.
+fn note_tail(narrowing: &str, param: &str) -> String {
     let narrowing = narrowing.trim().trim_end_matches('.');
     if narrowing.is_empty() {
-        " Raise tokenBudget.".to_string()
+        format!(" Raise {param}.")
     } else {
-        format!(" {narrowing}, or raise tokenBudget.")
+        format!(" {narrowing}, or raise {param}.")
     }
 }
 

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::facts::{DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
-use crate::text::{first_doc_line, node_text, one_line, signature, utf16_col};
+use crate::text::{first_doc_sentence, node_text, one_line, signature, utf16_col};
 
 /// The definitions of a file plus what reference extraction needs to know about them.
 #[derive(Default)]
@@ -301,11 +301,14 @@ fn attach_doc(defs: &mut Defs, by_node: &IdMap<usize>, doc: DocMatch, source: &s
     {
         first -= 1;
     }
-    for node in &nodes[first..] {
-        if let Some(line) = first_doc_line(node_text(node, source)) {
-            defs.facts[index].doc = Some(line);
-            return;
-        }
+    // The run read as one text, so a sentence wrapped over several line comments stays
+    // whole.
+    let run: Vec<&str> = nodes[first..]
+        .iter()
+        .map(|n| node_text(n, source))
+        .collect();
+    if let Some(doc) = first_doc_sentence(&run.join("\n")) {
+        defs.facts[index].doc = Some(doc);
     }
 }
 

@@ -154,7 +154,7 @@ pub struct DefFact {
     pub name_col: u32,
     /// One-line signature, at most 200 chars.
     pub signature: Option<String>,
-    /// First line of the doc comment / docstring, at most 200 chars.
+    /// First sentence of the doc comment / docstring (whole even when it wraps), at most 200 chars.
     pub doc: Option<String>,
     /// Visible outside its module (exported, `pub`, capitalised in Go, no leading `_` in Python).
     pub exported: bool,

@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports`, `bindings` (the fact kinds), `text` (UTF-16 columns, signatures, doc lines),
+//! `imports`, `bindings` (the fact kinds), `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;

@@ -1,4 +1,4 @@
-//! Small text helpers: UTF-16 columns, one-line signatures, first doc lines.
+//! Small text helpers: UTF-16 columns, one-line signatures, first doc sentences.
 //!
 //! Comment-marker stripping knows the common comment syntaxes (`//`, `///`, `/** */`, `#`,
 //! triple-quoted strings) without knowing which language uses which: a marker that a
@@ -68,15 +68,58 @@ pub fn signature(def: &Node, body: Option<&Node>, source: &str) -> Option<String
     (!text.is_empty()).then(|| cap(text))
 }
 
-/// The first non-empty line of a comment or docstring, without its markers.
-pub fn first_doc_line(raw: &str) -> Option<String> {
+/// The first sentence of a comment or docstring (of a run of line comments joined with
+/// `\n`), without its markers: the first paragraph (up to a blank line, a `@tag` line or a
+/// Markdown heading) cut after its first sentence, at most [`CAP`] chars. A sentence that
+/// wraps over several physical lines stays whole, so a doc is never cut mid-sentence at a
+/// line break.
+pub fn first_doc_sentence(raw: &str) -> Option<String> {
+    let mut para: Vec<&str> = Vec::new();
     for line in raw.lines() {
         let line = strip_markers(line.trim());
-        if !line.is_empty() {
-            return Some(cap(one_line(line)));
+        let ends_para = line.is_empty() || line.starts_with('@') || line.starts_with("# ");
+        if ends_para {
+            if para.is_empty() {
+                continue;
+            }
+            break;
+        }
+        para.push(line);
+        if para.iter().map(|l| l.len()).sum::<usize>() > CAP * 4 {
+            break;
         }
     }
-    None
+    if para.is_empty() {
+        return None;
+    }
+    let text = one_line(&para.join(" "));
+    Some(cap(first_sentence(&text).to_string()))
+}
+
+/// `text` up to and including the first `.`, `!` or `?` that ends a sentence: followed by
+/// the end or by whitespace and not closing an abbreviation like `e.g.`.
+fn first_sentence(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let after = i + 1;
+        if after < bytes.len() && !bytes[after].is_ascii_whitespace() {
+            continue;
+        }
+        let word = text[..i].rsplit(' ').next().unwrap_or("");
+        if c == '.'
+            && matches!(
+                word.to_ascii_lowercase().as_str(),
+                "e.g" | "i.e" | "etc" | "vs" | "cf"
+            )
+        {
+            continue;
+        }
+        return &text[..after];
+    }
+    text
 }
 
 fn strip_markers(line: &str) -> &str {
@@ -114,27 +157,58 @@ mod tests {
     #[test]
     fn doc_markers_are_stripped() {
         assert_eq!(
-            first_doc_line("/// Keeps sessions.\n/// More.").as_deref(),
+            first_doc_sentence("/// Keeps sessions.\n/// More.").as_deref(),
             Some("Keeps sessions.")
         );
         assert_eq!(
-            first_doc_line("/**\n * Keeps sessions.\n */").as_deref(),
+            first_doc_sentence("/**\n * Keeps sessions.\n */").as_deref(),
             Some("Keeps sessions.")
         );
         assert_eq!(
-            first_doc_line("\"\"\"Keeps sessions.\"\"\"").as_deref(),
+            first_doc_sentence("\"\"\"Keeps sessions.\"\"\"").as_deref(),
             Some("Keeps sessions.")
         );
         assert_eq!(
-            first_doc_line("\"\"\"\n    Keeps.\n    \"\"\"").as_deref(),
+            first_doc_sentence("\"\"\"\n    Keeps.\n    \"\"\"").as_deref(),
             Some("Keeps.")
         );
         assert_eq!(
-            first_doc_line("// Get returns it.").as_deref(),
+            first_doc_sentence("// Get returns it.").as_deref(),
             Some("Get returns it.")
         );
-        assert_eq!(first_doc_line("# comment").as_deref(), Some("comment"));
-        assert_eq!(first_doc_line("/** */"), None);
+        assert_eq!(first_doc_sentence("# comment").as_deref(), Some("comment"));
+        assert_eq!(first_doc_sentence("/** */"), None);
+    }
+
+    #[test]
+    fn docs_are_their_first_sentence() {
+        // A sentence wrapped over two lines stays whole; the second sentence goes.
+        assert_eq!(
+            first_doc_sentence(
+                "/// Keeps sessions in memory\n/// until they expire. More.\n///\n/// # Examples"
+            )
+            .as_deref(),
+            Some("Keeps sessions in memory until they expire.")
+        );
+        assert_eq!(
+            first_doc_sentence(
+                "\"\"\"\n    Return the value,\n    e.g. 3, or None.\n\n    Args: x\n    \"\"\""
+            )
+            .as_deref(),
+            Some("Return the value, e.g. 3, or None.")
+        );
+        // No sentence end: the whole first paragraph; a JSDoc tag ends it.
+        assert_eq!(
+            first_doc_sentence("/**\n * Builds the store\n * @param ttl seconds\n */").as_deref(),
+            Some("Builds the store")
+        );
+        assert_eq!(
+            first_doc_sentence("// v1.2 is out").as_deref(),
+            Some("v1.2 is out")
+        );
+        assert_eq!(first_doc_sentence("/** */"), None);
+        let long = format!("// {}", "word ".repeat(100));
+        assert_eq!(first_doc_sentence(&long).unwrap().chars().count(), CAP);
     }
 
     #[test]

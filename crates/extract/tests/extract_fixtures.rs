@@ -634,3 +634,76 @@ fn bindings_type_the_receivers_of_the_api_calls() {
     );
     assert_has(&bindings(&f), &["x: pkg|T in F @1", "y: New in F @1"]);
 }
+
+/// Enum members and variants are constants of their enum ("the members of X" is one
+/// `map_neighbors` call with a kind filter).
+#[test]
+fn enum_members_and_variants_are_constants() {
+    let f = extract_source(
+        "py",
+        "m.py",
+        "import enum\nclass Color(enum.Enum):\n    RED = 1\n    GREEN: int = 2\n    def label(self): ...\nclass Plain:\n    X = 1\n",
+    );
+    assert_has(
+        &defs(&f),
+        &[
+            "def constant Color.RED @2:4 pub parent=Color",
+            "def constant Color.GREEN @3:4 pub parent=Color",
+            "def method Color.label @4:8 pub parent=Color",
+            "def property Plain.X @6:4 pub parent=Plain",
+        ],
+    );
+    let f = extract_source(
+        "ts",
+        "m.ts",
+        "export enum Mode { Fast, Slow = 2, 'Odd' = 3 }\n",
+    );
+    assert_has(
+        &defs(&f),
+        &[
+            "def enum Mode @0:12 pub",
+            "def constant Mode.Fast @0:19 pub parent=Mode",
+            "def constant Mode.Slow @0:25 pub parent=Mode",
+        ],
+    );
+    let f = extract_source(
+        "rs",
+        "m.rs",
+        "pub enum Shape { Dot, Circle(f64), Rect { w: u32, h: u32 } }\n",
+    );
+    assert_has(
+        &defs(&f),
+        &[
+            "def enum Shape @0:9 pub",
+            "def constant Shape.Dot @0:17 pub parent=Shape",
+            "def constant Shape.Circle @0:22 pub parent=Shape",
+            "def constant Shape.Rect @0:35 pub parent=Shape",
+            "def property Shape.Rect.w @0:42 parent=Shape.Rect",
+        ],
+    );
+    // JavaScript has none either: a `/** @enum */` object's keys are its constants.
+    let f = extract_source(
+        "js",
+        "m.js",
+        "/** @enum {string} */\nexport const Level = { LOW: 'low', HIGH: 'high' };\nconst plain = { a: 1 };\n",
+    );
+    let d = defs(&f);
+    assert_has(
+        &d,
+        &[
+            "def constant Level.LOW @1:23 parent=Level",
+            "def constant Level.HIGH @1:35 parent=Level",
+        ],
+    );
+    assert_none_starts(&d, &["def constant plain.a"]);
+    // Go has no enum type: its iota constants already are package-level constants.
+    let f = extract_source(
+        "go",
+        "m.go",
+        "package m\ntype Kind int\nconst (\n\tA Kind = iota\n\tB\n)\n",
+    );
+    assert_has(
+        &defs(&f),
+        &["def constant A @3:1 pub", "def constant B @4:1 pub"],
+    );
+}

@@ -405,10 +405,27 @@ impl Map {
         max_nodes: usize,
     ) -> Result<NeighborsResult, MapError> {
         self.read()?
-            .neighbors(id, direction, edge_kinds, depth, max_nodes)
+            .neighbors(id, direction, edge_kinds, None, depth, max_nodes)
     }
 
-    /// `map_path`: a shortest path over resolved edges (forward; `contains` both ways),
+    /// [`Map::neighbors`] reporting only neighbors of `node_kinds` ("the methods of X");
+    /// nodes of other kinds are still walked through at depth > 1. `total` counts the
+    /// neighbors of those kinds.
+    pub fn neighbors_of_kind(
+        &self,
+        id: &str,
+        direction: Direction,
+        edge_kinds: Option<&[EdgeKind]>,
+        node_kinds: Option<&[NodeKind]>,
+        depth: u32,
+        max_nodes: usize,
+    ) -> Result<NeighborsResult, MapError> {
+        self.read()?
+            .neighbors(id, direction, edge_kinds, node_kinds, depth, max_nodes)
+    }
+
+    /// `map_path`: a shortest path over resolved edges, each followed in its own direction
+    /// (`contains` only from a container to its member, never back up),
     /// `max_len` 1–10 edges.
     pub fn path(
         &self,

@@ -69,6 +69,7 @@ impl State {
         id: &str,
         direction: Direction,
         kinds: Option<&[EdgeKind]>,
+        node_kinds: Option<&[NodeKind]>,
         depth: u32,
         max_nodes: usize,
     ) -> Result<NeighborsResult> {
@@ -82,7 +83,9 @@ impl State {
         let start = self.lookup(id)?;
         let m = &self.model;
         let allowed = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
-        let cap = max_nodes * NEIGHBOR_EXPANSION_FACTOR;
+        let wanted = |ix: Ix| node_kinds.is_none_or(|ks| ks.contains(&m.n(ix).kind));
+        // With a kind filter the wanted nodes may be few among many: walk further.
+        let cap = max_nodes * NEIGHBOR_EXPANSION_FACTOR * if node_kinds.is_some() { 8 } else { 1 };
         let mut seen: HashSet<Ix> = HashSet::from([start]);
         // (depth, score, node, edge, confidence, line, direction, via): views are built
         // only for what survives the cut.
@@ -174,7 +177,12 @@ impl State {
                 .cmp(&(b.0, b.1))
                 .then_with(|| m.n(a.2).id.cmp(&m.n(b.2).id))
         });
-        let total = found.len() + beyond_cap.iter().filter(|n| !seen.contains(n)).count();
+        found.retain(|f| wanted(f.2));
+        let total = found.len()
+            + beyond_cap
+                .iter()
+                .filter(|n| !seen.contains(n) && wanted(**n))
+                .count();
         found.truncate(max_nodes);
         let neighbors = found
             .into_iter()
@@ -212,7 +220,13 @@ impl State {
         let a = self.lookup(from)?;
         let b = self.lookup(to)?;
         let m = &self.model;
-        let allowed = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
+        // By default the edges that say "from reaches to": calls, imports, extends,
+        // implements, references, and `contains` downwards (an imported file to its
+        // definitions); `exports` restates a definition and is followed only when asked.
+        let allowed = |k: EdgeKind| match kinds {
+            Some(ks) => ks.contains(&k),
+            None => k != EdgeKind::Exports,
+        };
         if a == b {
             return Ok(PathResult {
                 found: true,
@@ -255,16 +269,8 @@ impl State {
                         },
                     ));
                 }
-                if let Some(p) = m.n(n).parent {
-                    next.push((
-                        p,
-                        PathEdge {
-                            kind: EdgeKind::Contains,
-                            direction: Direction::In,
-                            confidence: Confidence::Exact,
-                        },
-                    ));
-                }
+                // Never up from a member to its container: that "finds" paths through
+                // any file (`main → main.rs → search.rs → search_path`).
             }
             for (o, edge) in next {
                 if depth.contains_key(&o) {

@@ -91,6 +91,16 @@ impl Engine {
             return render_error(&err, budget);
         };
 
+        // What the call set itself (not defaults): notes never suggest these.
+        let given: Vec<String> = args
+            .as_ref()
+            .map(|a| {
+                a.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         let mut args = match entry.params.validate(name, args.as_ref()) {
             Ok(args) => args,
             Err(err) => return render_error(&err, budget),
@@ -111,7 +121,7 @@ impl Engine {
         let tool = entry.tool.clone();
         let ctx = self.ctx.clone();
         let mut task = AbortOnDrop(tokio::spawn(async move {
-            let result = tool.call(&ctx, args).await;
+            let result = tool.call(&ctx, args).await.map(|p| p.given(given));
             let request = Request {
                 budget,
                 cursor: cursor.as_ref(),

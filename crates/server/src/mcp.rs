@@ -38,7 +38,8 @@ servers: definitions, references, types), cross between a map node ID and a live
 It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units \
 (default 1); nav_* take a nodeId instead. A node ID is <lang>:<path>#<Qualified.name> (a file: \
 <lang>:<path>). Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
-when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice.";
+when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice. \
+Integers count from 1, flags default to false, unknown arguments are refused.";
 
 #[derive(Clone)]
 pub struct NavmapServer {

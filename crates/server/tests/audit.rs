@@ -85,7 +85,7 @@ async fn typescript_overloads_resolve_to_the_name() {
     assert_eq!(d["target"]["name"], "over", "{refs}");
     assert_eq!(d["target"]["col"], 17, "{refs}");
     assert!(
-        d["locations"]
+        common::anchors(&d["locations"])
             .as_array()
             .unwrap()
             .iter()
@@ -199,13 +199,13 @@ async fn call_hierarchy_without_a_server_answers_from_the_map() {
     assert_eq!(d["source"], "fallback-map", "{inc}");
     let callers = d["calls"].as_array().unwrap();
     assert!(callers.iter().any(|x| x["name"] == "Handler"), "{inc}");
-    // The call site is in the caller's file.
+    // The call site is in the caller's file, so it names none.
     assert!(
         callers.iter().all(|x| x["sites"]
             .as_array()
             .unwrap()
             .iter()
-            .all(|s| s["file"] == x["file"])),
+            .all(|s| s.get("file").is_none())),
         "{inc}"
     );
     // The resolution's own warning is labelled as such.

@@ -147,7 +147,7 @@ fn call_notices_files_changed_since_the_last_index() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|r| r["name"] == "target")
+            .find(|r| r["id"] == "py:mod.py#target")
             .cloned()
             .unwrap_or_else(|| panic!("{env}"))
     };

@@ -127,7 +127,7 @@ async fn resolve_round_trip_py() {
         json!({"file": loc["file"], "line": loc["line"], "col": loc["col"]}),
     )
     .await;
-    let target = &ok(&def)["locations"][0];
+    let target = &common::anchors(&ok(&def)["locations"])[0];
     assert_eq!(
         (&target["file"], &target["line"], &target["col"]),
         (&loc["file"], &loc["line"], &loc["col"]),
@@ -270,9 +270,15 @@ async fn renamed_method_is_not_found_then_remapped_py() {
     );
     assert!(strings(&e["error"]["members"]).contains(&"renew"), "{e}");
     assert_eq!(e["error"]["file"], PY_STORE, "{e}");
-    // The nav tools fail the same way through nodeId.
+    // The nav tools fail the same way through nodeId: SYMBOL_NOT_FOUND from the live
+    // outline while the map still holds the old name, NODE_NOT_FOUND once the watcher has
+    // re-indexed the file (the map no longer has the ID); both name the parent's members.
     let e = call(&c, "nav_references", json!({"nodeId": PY_REFRESH})).await;
-    assert_eq!(err_code(&e), "SYMBOL_NOT_FOUND", "{e}");
+    assert!(
+        ["SYMBOL_NOT_FOUND", "NODE_NOT_FOUND"].contains(&err_code(&e)),
+        "{e}"
+    );
+    assert!(strings(&e["error"]["members"]).contains(&"renew"), "{e}");
 
     let renew = "py:shop/store.py#SessionStore.renew";
     eventually("the new name in the map", || search_hit(&c, "renew", renew)).await;
@@ -426,10 +432,11 @@ async fn nav_tools_take_a_node_id_py() {
     built(&c).await;
     let r = call(&c, "nav_references", json!({"nodeId": PY_REFRESH})).await;
     let d = ok(&r);
-    assert_eq!(d["target"]["nodeId"], PY_REFRESH, "{r}");
+    // The target is where the bridge placed the node ID (the ID itself is the request).
+    assert_eq!(d["target"]["file"], "shop/store.py", "{r}");
     assert_eq!(d["target"]["line"], 27, "{r}");
     assert!(
-        d["locations"]
+        common::anchors(&d["locations"])
             .as_array()
             .unwrap()
             .iter()
@@ -485,7 +492,7 @@ async fn resolve_and_references_by_node_id_ts() {
     );
     let refs = call(&c, "nav_references", json!({"nodeId": id})).await;
     assert!(
-        ok(&refs)["locations"]
+        common::anchors(&ok(&refs)["locations"])
             .as_array()
             .unwrap()
             .iter()

@@ -100,7 +100,8 @@ async fn a_real_client_initializes_lists_and_calls() {
         );
         let schema = Value::Object((*t.input_schema).clone());
         assert_eq!(schema["type"], "object");
-        assert_eq!(schema["additionalProperties"], false);
+        // Not in the schema (the instructions say it once), but enforced: see below.
+        assert!(schema.get("additionalProperties").is_none(), "{}", t.name);
         assert_eq!(
             schema["properties"]["tokenBudget"]["type"], "integer",
             "{}",
@@ -108,6 +109,10 @@ async fn a_real_client_initializes_lists_and_calls() {
         );
         assert!(!t.description.as_deref().unwrap_or_default().is_empty());
     }
+
+    // An argument no tool declares is refused although the schema does not say so.
+    let (_, env) = call(&c, "map_status", json!({"bogus": 1})).await;
+    assert_eq!(env["error"]["code"], "BAD_ARGS", "{env}");
 
     // map_status before any map exists.
     let (_, env) = call(&c, "map_status", json!({})).await;

@@ -419,8 +419,27 @@ fn nested_lists_are_trimmed_evenly_before_their_holders() {
             assert_eq!(env["dropped"]["kind"], "hubs");
             assert_eq!(env["dropped"]["count"], 30 - hubs_shown);
             assert_eq!(env["dropped"]["total"], 30);
-            // Only nested items were cut: a next page would be the same.
-            assert!(env.get("cursor").is_none());
+            // Only nested items were cut: the cursor pages every cluster's next hubs.
+            let cursor = Cursor::decode(env["cursor"].as_str().unwrap()).unwrap();
+            let each = counts[0];
+            let next = render(
+                Ok(overview_payload(&data)),
+                &Request {
+                    budget: Budget::new(10_000),
+                    cursor: Some(&cursor),
+                    args_hash: 0,
+                },
+            );
+            let next = parse(&next);
+            let clusters = next["data"]["clusters"].as_array().unwrap();
+            assert_eq!(clusters.len(), 6, "{next}");
+            for c in clusters {
+                let hubs = c["hubs"].as_array().unwrap();
+                assert_eq!(hubs.len(), 5 - each, "{next}");
+                if let Some(h) = hubs.first() {
+                    assert_eq!(h["score"], 4 - each as i64);
+                }
+            }
         }
         if clusters.len() < 6 && !clusters.is_empty() {
             saw_clusters_cut = true;
@@ -533,4 +552,123 @@ fn largest_finds_the_boundary() {
     assert_eq!(largest(1, 100, |_| true), Some(100));
     assert_eq!(largest(1, 100, |_| false), None);
     assert_eq!(largest(5, 4, |_| true), None);
+}
+
+#[test]
+fn notes_name_only_parameters_the_call_did_not_set() {
+    let spec = || {
+        ListSpec::new("/refs", "references")
+            .narrowing_param("edgeKinds", "edgeKinds:['calls']")
+            .narrowing_prefix("fileFilter", |v| v["file"].as_str().map(String::from))
+    };
+    let data = json!({"refs": refs(200)});
+    let note = |given: &[&str]| {
+        let payload = Payload::new(data.clone())
+            .list(spec())
+            .given(given.iter().copied());
+        let env = parse(&render(Ok(payload), &req(400)));
+        env["dropped"]["note"].as_str().unwrap().to_string()
+    };
+    let all = note(&[]);
+    // The busiest directory of the list itself, never a made-up one.
+    assert!(
+        all.contains("Pass edgeKinds:['calls'] or fileFilter:'src/' to narrow"),
+        "{all}"
+    );
+    let no_kinds = note(&["edgeKinds"]);
+    assert!(
+        !no_kinds.contains("edgeKinds") && no_kinds.contains("fileFilter:'src/'"),
+        "{no_kinds}"
+    );
+    let none = note(&["edgeKinds", "fileFilter"]);
+    assert!(!none.contains("Pass "), "{none}");
+    assert!(none.ends_with("Raise tokenBudget."), "{none}");
+    // Items at the root: no directory to suggest.
+    let flat: Vec<Value> = (0..200)
+        .map(|i| json!({"file": format!("m{i}.py"), "line": i}))
+        .collect();
+    let env = parse(&render(
+        Ok(Payload::new(json!({"refs": flat})).list(spec())),
+        &req(300),
+    ));
+    let note = env["dropped"]["note"].as_str().unwrap();
+    assert!(!note.contains("fileFilter"), "{note}");
+}
+
+#[test]
+fn caps_are_reported_like_cuts() {
+    let items: Vec<Value> = (0..50).map(|i| json!({"id": format!("n{i}")})).collect();
+    let payload = || {
+        Payload::new(json!({"neighbors": items.clone()}))
+            .list(ListSpec::new("/neighbors", "neighbors"))
+            .capped(
+                "neighbors",
+                50,
+                120,
+                "maxNodes",
+                50,
+                "Pass edgeKinds to narrow",
+            )
+    };
+    let env = parse(&render(Ok(payload()), &req(10_000)));
+    assert_eq!(env["truncated"], true);
+    assert_eq!(env["dropped"]["kind"], "neighbors");
+    assert_eq!(env["dropped"]["count"], 70);
+    assert_eq!(env["dropped"]["total"], 120);
+    let note = env["dropped"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("maxNodes=50") && note.ends_with("or raise maxNodes."),
+        "{note}"
+    );
+    assert!(env.get("cursor").is_none(), "a cap has no next page");
+    // A cap that cut nothing is no cut.
+    let whole =
+        Payload::new(json!({"neighbors": []})).capped("neighbors", 3, 3, "maxNodes", 50, "");
+    let env = parse(&render(Ok(whole), &req(10_000)));
+    assert_eq!(env["truncated"], false);
+    // With a budget cut as well: both are named.
+    let env = parse(&render(Ok(payload()), &req(150)));
+    assert_eq!(env["truncated"], true);
+    let note = env["dropped"]["note"].as_str().unwrap();
+    assert!(note.contains("neighbors"), "{note}");
+}
+
+#[test]
+fn cap_notes_use_their_lists_suggestions_and_always_ones_stay() {
+    let items: Vec<Value> = (0..50).map(|i| json!({"id": format!("n{i}")})).collect();
+    let payload = |given: &[&str]| {
+        Payload::new(json!({"neighbors": items.clone()}))
+            .list(
+                ListSpec::new("/neighbors", "neighbors")
+                    .narrowing_param("edgeKinds", "edgeKinds")
+                    .narrowing_param("direction", "direction")
+                    .narrowing_always("depth:1"),
+            )
+            .capped(
+                "neighbors",
+                50,
+                120,
+                "maxNodes",
+                50,
+                "Pass edgeKinds or direction",
+            )
+            .given(given.iter().copied())
+    };
+    let env = parse(&render(Ok(payload(&["edgeKinds", "depth"])), &req(10_000)));
+    let note = env["dropped"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("Pass direction or depth:1 to narrow") && !note.contains("edgeKinds"),
+        "{note}"
+    );
+}
+
+/// `complete` is the tool's statement about its source list (whole before any cut); the
+/// envelope never rewrites it: a budget cut is `truncated`, not incompleteness.
+#[test]
+fn a_cut_leaves_complete_alone() {
+    let payload = Payload::new(json!({"complete": true, "locations": refs(300)}))
+        .list(ListSpec::new("/locations", "references"));
+    let env = parse(&render(Ok(payload), &req(300)));
+    assert_eq!(env["truncated"], true);
+    assert_eq!(env["data"]["complete"], true);
 }

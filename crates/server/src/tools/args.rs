@@ -14,7 +14,10 @@
 //! server's `instructions`), `cursor` only on tools whose answer holds a list that a
 //! budget can cut ([`Params::schema`] with `paged`), an empty description is left out, and
 //! bounds that only guard against absurd input (a line beyond a million) are checked but
-//! not shown. Validation is the same for every tool: `cursor` is accepted everywhere.
+//! not shown. What holds for every tool is also said once in the instructions rather than
+//! on each parameter: integers count from 1 (a minimum of 1 is checked, not shown), flags
+//! default to false, unknown arguments are refused (checked; no `additionalProperties`).
+//! Validation is the same for every tool: `cursor` is accepted everywhere.
 
 use navmap_envelope::{ErrorCode, ToolError};
 use serde_json::{Map, Value, json};
@@ -162,7 +165,8 @@ impl Param {
             Shape::String { min_len } => json!({"type": "string", "minLength": min_len}),
             Shape::Integer { min, max } => {
                 let mut s = json!({"type": "integer"});
-                if *min != i64::MIN {
+                // Every integer here counts from 1 (the instructions say so once).
+                if *min != i64::MIN && *min != 1 {
                     s["minimum"] = Value::from(*min);
                 }
                 // Guards against absurd input only: checked, not worth the agent's tokens.
@@ -181,7 +185,8 @@ impl Param {
             }
         };
         if let Value::Object(obj) = &mut s {
-            if let Some(d) = &self.default {
+            // A flag is off unless set (said once in the instructions).
+            if let Some(d) = self.default.as_ref().filter(|d| **d != Value::Bool(false)) {
                 obj.insert("default".into(), d.clone());
             }
             if !self.description.is_empty() {
@@ -301,7 +306,8 @@ impl Params {
         if !required.is_empty() {
             schema.insert("required".into(), json!(required));
         }
-        schema.insert("additionalProperties".into(), Value::Bool(false));
+        // No `additionalProperties: false`: 28 characters on every tool to say what
+        // validation says anyway (an unknown argument is BAD_ARGS naming it).
         schema
     }
 
@@ -364,6 +370,11 @@ impl Params {
         Ok(Args {
             tool: tool.to_string(),
             signature: self.signature(tool),
+            given: raw
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, _)| k.clone())
+                .collect(),
             values,
         })
     }
@@ -379,9 +390,16 @@ pub struct Args {
     tool: String,
     signature: String,
     values: Map<String, Value>,
+    /// The names the call set itself (not filled in from defaults).
+    given: Vec<String>,
 }
 
 impl Args {
+    /// Whether the call set `name` itself (rather than getting its default).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.iter().any(|g| g == name)
+    }
+
     /// All values, defaults applied (what cursors are bound to).
     pub fn values(&self) -> &Map<String, Value> {
         &self.values
@@ -591,7 +609,8 @@ mod tests {
         let s = Value::Object(params().schema(true));
         assert_eq!(s["type"], "object");
         assert_eq!(s["required"], json!(["query"]));
-        assert_eq!(s["additionalProperties"], false);
+        assert!(s.get("additionalProperties").is_none());
+        assert!(call(json!({"query": "Cart", "bogus": 1})).is_err());
         assert_eq!(s["properties"]["kind"]["enum"], json!(KINDS));
         assert_eq!(s["properties"]["limit"]["maximum"], 100);
         assert_eq!(s["properties"]["tokenBudget"]["type"], "integer");
@@ -608,10 +627,7 @@ mod tests {
     fn absurd_bounds_are_checked_but_not_shown() {
         let p = Params::new().param(Param::integer("line", "", 1, 10_000_000));
         let s = Value::Object(p.schema(false));
-        assert_eq!(
-            s["properties"]["line"],
-            json!({"type": "integer", "minimum": 1})
-        );
+        assert_eq!(s["properties"]["line"], json!({"type": "integer"}));
         let err = p
             .validate("t", json!({"line": 10_000_001}).as_object())
             .unwrap_err();

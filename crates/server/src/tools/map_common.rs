@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use navmap_envelope::{ErrorCode, ToolError};
-use navmap_map::{Map, MapError, NodeView, Phase, Progress};
+use navmap_map::{Map, MapError, NodeKind, NodeView, Phase, Progress};
 use serde_json::{Map as JsonMap, Value, json};
 
 use crate::ServerContext;
@@ -80,8 +80,10 @@ pub async fn with_map<T: Send + 'static>(
     }
 }
 
-/// The contract's node view: `{id, kind, name, file, line, signature?, doc?, score,
-/// cluster?, stale?}` (absent rather than null; `stale` only when true).
+/// The full node view: `{id, kind, name, file, line, signature?, doc?, score, cluster?,
+/// stale?}` (absent rather than null; `stale` only when true). Map answers use the compact
+/// [`compact_node`] instead (docs/answers.md); this one is for answers that describe one
+/// node in full.
 pub fn node_json(n: &NodeView) -> JsonMap<String, Value> {
     let mut o = JsonMap::new();
     o.insert("id".into(), n.id.clone().into());
@@ -102,6 +104,35 @@ pub fn node_json(n: &NodeView) -> JsonMap<String, Value> {
     o.insert("score".into(), json!(n.score));
     if let Some(c) = n.cluster {
         o.insert("cluster".into(), c.into());
+    }
+    if n.stale {
+        o.insert("stale".into(), true.into());
+    }
+    o
+}
+
+/// Lists of at most this many nodes carry `signature` and `doc` in their compact views.
+pub const FEW: usize = 5;
+
+/// The compact node view of map answers (docs/answers.md): `{id, kind, line, signature?,
+/// doc?, stale?}`. `file` and `name` are left out because the ID says them
+/// (`<lang>:<file>#<qualified.name>`); `signature`/`doc` only when `detail` (the list is
+/// short, or the node is the answer itself); `stale` only when true. A file's `line` (always
+/// 1) is left out too.
+pub fn compact_node(n: &NodeView, detail: bool) -> JsonMap<String, Value> {
+    let mut o = JsonMap::new();
+    o.insert("id".into(), n.id.clone().into());
+    o.insert("kind".into(), n.kind.as_str().into());
+    if let Some(l) = n.line.filter(|_| n.kind != NodeKind::File) {
+        o.insert("line".into(), l.into());
+    }
+    if detail {
+        if let Some(s) = &n.signature {
+            o.insert("signature".into(), s.clone().into());
+        }
+        if let Some(d) = &n.doc {
+            o.insert("doc".into(), d.clone().into());
+        }
     }
     if n.stale {
         o.insert("stale".into(), true.into());

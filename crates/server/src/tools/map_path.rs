@@ -1,14 +1,18 @@
 //! `map_path {from, to, edgeKinds?, maxLen = 6}`: a shortest chain of resolved edges from
-//! one node to another (forward along edges; `contains` also from a member up to its
-//! container). The path is never cut: a partial path would mislead; long strings are
-//! shortened instead.
+//! one node to another. Every edge is followed in its own direction: calls, imports,
+//! extends, implements, references, and `contains` only from a container down to a member
+//! (never up: that "found" paths through any file). The path is never cut: a partial path
+//! would mislead; long strings are shortened instead.
+//!
+//! The answer is `{found, path: [{id, kind, line, edgeToNext?: {kind, confidence}}]}`
+//! (docs/answers.md): each step a compact node view, every edge forward.
 
 use std::sync::Arc;
 
 use navmap_envelope::Payload;
 use serde_json::{Value, json};
 
-use super::map_common::{EDGE_KINDS, before_answer, node_json, stale_warning, with_map};
+use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
 use super::map_neighbors::edge_kinds;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -57,15 +61,17 @@ impl Tool for MapPath {
                 .path
                 .iter()
                 .map(|s| {
-                    let mut o = json!({"node": Value::Object(node_json(&s.node))});
+                    let mut o = compact_node(&s.node, r.path.len() <= FEW);
                     if let Some(e) = &s.edge_to_next {
-                        o["edgeToNext"] = json!({
-                            "kind": e.kind.as_str(),
-                            "direction": e.direction.as_str(),
-                            "confidence": e.confidence.as_str(),
-                        });
+                        o.insert(
+                            "edgeToNext".into(),
+                            json!({
+                                "kind": e.kind.as_str(),
+                                "confidence": e.confidence.as_str(),
+                            }),
+                        );
                     }
-                    o
+                    Value::Object(o)
                 })
                 .collect();
             let mut data = json!({"found": r.found, "path": path});

@@ -3,6 +3,11 @@
 //! Ranked by the map (exact > prefix > substring > qualified name > path > fuzzy, each
 //! weighted by hub score). `/results` may be cut to the budget (narrowing: `kind` or a
 //! longer `query`); `total` counts every match before `limit`.
+//!
+//! "Where is X": when the query names symbols exactly and the call did not set `limit`,
+//! the answer is those exact hits alone, with `others` (how many other matches there are)
+//! and a hint to pass `limit` for them. Results are compact node views (docs/answers.md):
+//! `{id, kind, line, match, signature?, doc?}`, `signature`/`doc` when the list is short.
 
 use std::sync::Arc;
 
@@ -10,9 +15,10 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::NodeKind;
 use serde_json::{Value, json};
 
-use super::map_common::{before_answer, node_json, stale_warning, with_map};
+use super::map_common::{FEW, before_answer, compact_node, stale_warning, with_map};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
+use navmap_map::MatchKind;
 
 /// `any` plus every node kind of contract §3.
 pub const KINDS: &[&str] = &[
@@ -40,7 +46,7 @@ impl Tool for MapSearch {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: find symbols and files by name (exact first), ranked by importance; gives node IDs for the other tools."
+        "Orient: find symbols and files by name, ranked (exact hits alone unless limit is set); gives node IDs."
     }
 
     fn params(&self) -> Params {
@@ -67,29 +73,53 @@ impl Tool for MapSearch {
                 Ok((m.search(&query, kind, limit)?, m.generation()))
             })
             .await?;
-            let results: Vec<Value> = found
+            let exact = found
                 .results
                 .iter()
+                .take_while(|h| h.matched == MatchKind::Exact)
+                .count();
+            let alone = !args.given("limit") && exact > 0;
+            let hits = if alone {
+                &found.results[..exact]
+            } else {
+                &found.results[..]
+            };
+            let detail = hits.len() <= FEW;
+            let results: Vec<Value> = hits
+                .iter()
                 .map(|h| {
-                    let mut o = node_json(&h.node);
+                    let mut o = compact_node(&h.node, detail);
                     o.insert("match".into(), h.matched.as_str().into());
                     Value::Object(o)
                 })
                 .collect();
-            let hint = found.results.is_empty().then_some(
-                "No match. Try a shorter or differently cased query, kind:'any', or map_overview to browse.",
-            );
             let mut data = json!({"results": results, "total": found.total});
-            if let Some(h) = hint {
-                data["hint"] = h.into();
-            }
-            let mut payload = Payload::new(data)
-                .list(
-                    ListSpec::new("/results", "results")
-                        .narrowing("Pass kind or a longer query to narrow"),
+            if found.results.is_empty() {
+                data["hint"] = "No match. Try a shorter or differently cased query, kind:'any', or map_overview to browse.".into();
+            } else if alone && found.total > exact {
+                let others = found.total - exact;
+                data["others"] = others.into();
+                data["hint"] = format!(
+                    "Exact match(es) only; {others} more (ranked: exact, prefix, substring, fuzzy): pass limit to list them."
                 )
-                .generation(generation);
-            if let Some(w) = stale_warning(found.results.iter().map(|h| &h.node)) {
+                .into();
+            }
+            // `query` is always set, yet a longer one still narrows.
+            let spec = ListSpec::new("/results", "results")
+                .narrowing_param("kind", "kind")
+                .narrowing_always("a longer query");
+            let mut payload = Payload::new(data).list(spec).generation(generation);
+            if !alone {
+                payload = payload.capped(
+                    "results",
+                    found.results.len(),
+                    found.total,
+                    "limit",
+                    limit as i64,
+                    "Pass kind or a longer query to narrow",
+                );
+            }
+            if let Some(w) = stale_warning(hits.iter().map(|h| &h.node)) {
                 payload = payload.warn(w);
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))

@@ -2,7 +2,8 @@
 //!
 //! Answers before (and without) a map: `built` false and zero counts until the first
 //! build lands. `languages` lists every language navmap knows; `filesByLanguage` what the
-//! map holds; `lsp` is `{<lang>: {state, command, detail}}`; `watching` is the file
+//! map holds; `lsp` is `{<lang>: {state, command, detail}}` for the languages the
+//! repository contains (every known language until the first build says which); `watching` is the file
 //! watcher's `{mode, detail, rebuilds, …}` (`crate::freshness`), with a warning when it is
 //! polling or stopped.
 
@@ -47,6 +48,17 @@ impl Tool for MapStatus {
                 .iter()
                 .map(|(c, n)| (c.as_str(), *n))
                 .collect();
+            // Servers only for languages the repository holds (once the map knows), and
+            // any that is running anyway.
+            let mut lsp = super::nav_common::lsp_status(ctx);
+            if st.built
+                && let Some(obj) = lsp.as_object_mut()
+            {
+                obj.retain(|lang, v| {
+                    st.languages.contains_key(lang.as_str())
+                        || !matches!(v["state"].as_str(), Some("unspawned" | "unavailable"))
+                });
+            }
             let mut payload = Payload::new(json!({
                 "built": st.built,
                 "building": st.building,
@@ -64,7 +76,7 @@ impl Tool for MapStatus {
                 "watching": watching,
                 "languages": ctx.languages.ids(),
                 "filesByLanguage": st.languages,
-                "lsp": super::nav_common::lsp_status(ctx),
+                "lsp": lsp,
             }));
             for w in &ctx.map_warnings {
                 payload = payload.warn(w.clone());

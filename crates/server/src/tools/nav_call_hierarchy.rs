@@ -1,7 +1,21 @@
-//! `nav_callHierarchy {file, line, col = 1 | nodeId, direction, depth 1–3 = 1}`: who calls
-//! the symbol at a position (incoming) or what it calls (outgoing), to `depth` levels →
-//! `{root, direction, depth, source, calls: [{name, kind, file, line, col, depth, via,
-//! sites: [anchor]}], total, complete, snapped?}`.
+//! `nav_callHierarchy {file, line, col = 1 | nodeId, direction, depth 1–3 = 1, maxSites = 3,
+//! fileFilter?, excludeTests = false, includeExternal = false}`: who calls the symbol at a
+//! position (incoming) or what it calls (outgoing), to `depth` levels → `{root,
+//! direction?: "outgoing", source, calls: [{name, kind, file, line, col, endLine?,
+//! detail?, depth?, via?, sites: [{line, col, snippet?}], moreSites?, seen?}], total,
+//! complete?, snapped?}` (docs/answers.md; `complete: false` only when the servers' answer
+//! was not whole).
+//!
+//! - `depth` and `via` only when `depth > 1` (at depth 1 they repeat the request); sites
+//!   name no `file` when they are in the caller's file (incoming: the item's, outgoing: the
+//!   root's); at most `maxSites` per call, `moreSites` counts the rest.
+//! - Ranked: depth, then non-test before test code (generic path rules,
+//!   `nav_common::is_test_path`), then file and line. `fileFilter` and `excludeTests`
+//!   leave calls out (a warning counts them; not incompleteness). Callees outside the root
+//!   are left out with a count unless `includeExternal`, then `{name, kind, external:
+//!   true}` without any path. Overload declarations of one function are one item.
+//! - The sites are declared as a nested list (`/calls/*/sites`): a budget cut thins them
+//!   before it drops callers, and a cut of callers leaves a cursor.
 //!
 //! - `source: "lsp"`: the server's call hierarchy. A position just off an identifier (in a
 //!   body, on whitespace) snaps to the innermost enclosing symbol and retries once; the
@@ -31,9 +45,10 @@ use serde_json::{Value, json};
 
 use super::map_common::with_map;
 use super::nav_common::{
-    Anchors, Place, Target, content_generation, enclosing, kind_name, lsp_error, nearby,
-    position_params,
+    Anchors, Place, Target, content_generation, enclosing, is_test_item, kind_name, lsp_error,
+    mark_incomplete, nav_narrowing, nearby, position_params,
 };
+use super::nav_references::FileFilter;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -61,6 +76,10 @@ impl Tool for NavCallHierarchy {
             .fold(Params::new(), Params::param)
             .param(Param::one_of("direction", "", &["incoming", "outgoing"]).required())
             .param(Param::integer("depth", "", 1, 3).default(1))
+            .param(Param::integer("maxSites", "Sites per call.", 1, 100).default(3))
+            .param(Param::string("fileFilter", "Glob or path prefix."))
+            .param(Param::boolean("excludeTests", "").default(false))
+            .param(Param::boolean("includeExternal", "Library callees too.").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -68,9 +87,15 @@ impl Tool for NavCallHierarchy {
             let t = Target::from_args(ctx, &args).await?;
             let incoming = args.str("direction")? == "incoming";
             let depth = args.int("depth")? as usize;
+            let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
+                Some(f) => Some(FileFilter::parse(&args, f)?),
+                None => None,
+            };
             let lang = t.lang.id().to_string();
             let mut run = Run {
                 ctx,
+                args: &args,
+                filter,
                 lang: lang.clone(),
                 anchors: Anchors::new(ctx),
                 outlines: HashMap::new(),
@@ -139,7 +164,7 @@ impl Tool for NavCallHierarchy {
             seen.insert((root.path.clone(), root.selection_range.start));
             let mut frontier: Vec<CallItem> = vec![root];
             // (level, via, item) → index in `calls`, to merge repeated answers.
-            let mut merged: HashMap<(usize, ItemKey, ItemKey), usize> = HashMap::new();
+            let mut merged: HashMap<(usize, ItemKey, SameItem), usize> = HashMap::new();
             'levels: for level in 1..=depth {
                 let mut next = Vec::new();
                 for item in frontier {
@@ -165,9 +190,13 @@ impl Tool for NavCallHierarchy {
                     for call in answer.value {
                         if calls.len() >= MAX_CALLS {
                             run.complete = false;
-                            run.warnings.push(format!(
-                                "Stopped at {MAX_CALLS} calls; pass depth: 1 or a more specific symbol."
-                            ));
+                            let narrower = if depth > 1 {
+                                "pass depth: 1 or a more specific symbol"
+                            } else {
+                                "pass a more specific symbol"
+                            };
+                            run.warnings
+                                .push(format!("Stopped at {MAX_CALLS} calls; {narrower}."));
                             break 'levels;
                         }
                         // Incoming: sites are in the caller's file; outgoing: in the item's.
@@ -183,9 +212,15 @@ impl Tool for NavCallHierarchy {
                             .collect();
                         let key = (call.item.path.clone(), call.item.selection_range.start);
                         // Servers repeat themselves (pyright lists a site twice; tsserver
-                        // lists an outgoing callee once per site, each with every site):
-                        // one entry per item and level, each site once.
-                        if let Some(&i) = merged.get(&(level, item_key(&item), key.clone())) {
+                        // lists an outgoing callee once per site, each with every site,
+                        // and once per overload declaration): one entry per item and
+                        // level (same file, name and detail), each site once.
+                        let same = (
+                            call.item.path.clone(),
+                            call.item.name.clone(),
+                            call.item.detail.clone(),
+                        );
+                        if let Some(&i) = merged.get(&(level, item_key(&item), same.clone())) {
                             let mut all = calls[i]["sites"].as_array().cloned().unwrap_or_default();
                             all.extend(sites);
                             calls[i]["sites"] = Value::from(dedupe_sites(all));
@@ -203,7 +238,7 @@ impl Tool for NavCallHierarchy {
                         v["depth"] = Value::from(level);
                         v["via"] = Value::from(item.name.clone());
                         v["sites"] = Value::from(sites);
-                        merged.insert((level, item_key(&item), key.clone()), calls.len());
+                        merged.insert((level, item_key(&item), same), calls.len());
                         if seen.insert(key) {
                             if level < depth {
                                 next.push(call.item);
@@ -224,8 +259,30 @@ impl Tool for NavCallHierarchy {
 /// Where an item's name is: identifies it across answers.
 type ItemKey = (PathBuf, Position);
 
+/// File, name and detail: overload declarations of one function are one item.
+type SameItem = (PathBuf, String, Option<String>);
+
 fn item_key(item: &CallItem) -> ItemKey {
     (item.path.clone(), item.selection_range.start)
+}
+
+/// Is this item detail only the item's file (`(store.py)`, `store.py`, `store`)? Some
+/// servers put the module there; the item's `file` already says it.
+fn names_only_the_file(detail: &str, path: &Path) -> bool {
+    let d = detail
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    !d.is_empty() && (d == name || d == stem)
 }
 
 /// Call sites in their order, each `(file, line, col)` once.
@@ -245,6 +302,8 @@ fn dedupe_sites(sites: Vec<Value>) -> Vec<Value> {
 
 struct Run<'a> {
     ctx: &'a Arc<ServerContext>,
+    args: &'a Args,
+    filter: Option<FileFilter>,
     lang: String,
     anchors: Anchors<'a>,
     outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
@@ -263,9 +322,14 @@ impl<'a> Run<'a> {
         detail: Option<&str>,
     ) -> Value {
         let mut v = self.anchors.anchor(path, at, Some(end_line0));
+        // The item's own line is its declaration: name and kind say it; the sites carry
+        // the lines worth reading.
+        if let Some(o) = v.as_object_mut() {
+            o.remove("snippet");
+        }
         v["name"] = Value::from(name);
         v["kind"] = Value::from(kind);
-        if let Some(d) = detail {
+        if let Some(d) = detail.filter(|d| !names_only_the_file(d, path)) {
             v["detail"] = Value::from(d);
         }
         v
@@ -583,6 +647,9 @@ impl<'a> Run<'a> {
                             // Top-level code: the file itself calls it.
                             let mut item =
                                 self.anchors.anchor(&loc.path, Position::new(0, 0), None);
+                            if let Some(o) = item.as_object_mut() {
+                                o.remove("snippet");
+                            }
                             item["name"] = Value::from("<module>");
                             item["kind"] = Value::from("module");
                             ((loc.path.clone(), Position::new(0, 0)), item, None)
@@ -630,8 +697,12 @@ impl<'a> Run<'a> {
         ))
     }
 
+    /// The answer: calls filtered (`fileFilter`, `excludeTests`, callees outside the root
+    /// unless `includeExternal`), each call's sites capped at `maxSites` with the count of
+    /// the rest (`moreSites`), test code ranked after the rest, and the sites declared as a
+    /// nested list so a budget cut thins them before it drops callers.
     fn finish(
-        self,
+        mut self,
         root: Value,
         incoming: bool,
         depth: usize,
@@ -639,16 +710,102 @@ impl<'a> Run<'a> {
         calls: Vec<Value>,
         snapped: Option<Value>,
     ) -> Payload {
-        let total = calls.len();
+        let max_sites = self.args.opt_int("maxSites").unwrap_or(3).max(1) as usize;
+        let exclude_tests = self.args.opt_bool("excludeTests").unwrap_or(false);
+        let include_external = self.args.opt_bool("includeExternal").unwrap_or(false);
+        let found = calls.len();
+        let (mut external, mut filtered, mut tests) = (0usize, 0usize, 0usize);
+        let mut kept: Vec<Value> = Vec::new();
+        for mut call in calls {
+            let is_external = call["external"].as_bool().unwrap_or(false);
+            if is_external {
+                if !include_external {
+                    external += 1;
+                    continue;
+                }
+                // Outside the root: named, never placed by path (contract §1).
+                let mut v = json!({"name": call["name"], "kind": call["kind"], "external": true});
+                for k in ["depth", "via", "seen"] {
+                    if let Some(x) = call.get(k) {
+                        v[k] = x.clone();
+                    }
+                }
+                kept.push(v);
+                continue;
+            }
+            let file = call["file"].as_str().unwrap_or("");
+            if self.filter.as_ref().is_some_and(|f| !f.matches(file)) {
+                filtered += 1;
+                continue;
+            }
+            if exclude_tests && is_test_item(&call) {
+                tests += 1;
+                continue;
+            }
+            if depth == 1 {
+                // One level: every call is depth 1 and via the root; saying so repeats the
+                // request.
+                if let Some(o) = call.as_object_mut() {
+                    o.remove("depth");
+                    o.remove("via");
+                }
+            }
+            // Sites are in the caller's file (incoming: this item's, outgoing: the
+            // root's): they name a file only when it is another one.
+            let caller_file = if incoming {
+                &call["file"]
+            } else {
+                &root["file"]
+            }
+            .clone();
+            let mut sites = call["sites"].as_array().cloned().unwrap_or_default();
+            for site in &mut sites {
+                if site["file"] == caller_file
+                    && let Some(o) = site.as_object_mut()
+                {
+                    o.remove("file");
+                }
+            }
+            call["sites"] = Value::from(sites.clone());
+            if sites.len() > max_sites {
+                call["sites"] = Value::from(sites[..max_sites].to_vec());
+                call["moreSites"] = Value::from(sites.len() - max_sites);
+            }
+            kept.push(call);
+        }
+        if external > 0 {
+            self.warnings.push(format!(
+                "Left out {external} callee(s) outside the root (library code); pass includeExternal:true to list them."
+            ));
+        }
+        if filtered > 0 {
+            self.warnings.push(format!(
+                "fileFilter kept {} of {found} calls.",
+                found - filtered - external
+            ));
+        }
+        if tests > 0 {
+            self.warnings.push(format!(
+                "excludeTests left out {tests} call(s) in test code."
+            ));
+        }
+        let mut extra = Vec::new();
+        if depth > 1 {
+            extra.push("depth:1".to_string());
+        }
+        let narrowing = nav_narrowing(self.args, &kept, &extra);
+        let total = kept.len();
         let mut data = json!({
             "root": root,
-            "direction": if incoming { "incoming" } else { "outgoing" },
-            "depth": depth,
             "source": source,
-            "calls": calls,
+            "calls": kept,
             "total": total,
-            "complete": self.complete,
         });
+        mark_incomplete(&mut data, self.complete);
+        if !incoming {
+            // Kept for readers of the answer alone; incoming is the common case.
+            data["direction"] = Value::from("outgoing");
+        }
         if let Some(s) = snapped {
             data["snapped"] = s;
         }
@@ -660,13 +817,16 @@ impl<'a> Run<'a> {
                         let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
                         a["depth"]
                             .as_u64()
-                            .cmp(&b["depth"].as_u64())
+                            .unwrap_or(1)
+                            .cmp(&b["depth"].as_u64().unwrap_or(1))
                             .then(ext(a).cmp(&ext(b)))
+                            .then(is_test_item(a).cmp(&is_test_item(b)))
                             .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
                             .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
                     })
-                    .narrowing("Pass depth: 1"),
-            );
+                    .narrowing(narrowing.clone()),
+            )
+            .list(ListSpec::new("/calls/*/sites", "call sites").narrowing(narrowing));
         self.warnings.into_iter().fold(payload, Payload::warn)
     }
 }
@@ -674,6 +834,15 @@ impl<'a> Run<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_detail_naming_the_file_is_dropped() {
+        let p = Path::new("/r/shop/store.py");
+        assert!(names_only_the_file("(store.py)", p));
+        assert!(names_only_the_file("store", p));
+        assert!(!names_only_the_file("fn(ttl: u64) -> Self", p));
+        assert!(!names_only_the_file("", p));
+    }
 
     #[test]
     fn sites_are_listed_once() {

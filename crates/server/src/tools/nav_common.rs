@@ -66,7 +66,8 @@ pub struct Target {
 
 impl Target {
     /// `{file, line, col}` or `{nodeId}` → a target. `BAD_ARGS` for both or neither, or a
-    /// missing or escaping path; `FILE_DELETED` for a file that is gone; `LSP_UNAVAILABLE`
+    /// missing or escaping path, a directory or a file the map never knew; `FILE_DELETED`
+    /// for a file the map knew that is gone; `LSP_UNAVAILABLE`
     /// for a language without a server; a `nodeId` fails as `resolve` does
     /// (`SYMBOL_NOT_FOUND`, `BAD_NODE_ID`, ...).
     pub async fn from_args(ctx: &Arc<ServerContext>, args: &Args) -> Result<Target, ToolError> {
@@ -114,12 +115,7 @@ impl Target {
         let rel = ctx.resolve_file(field, file)?;
         let abs = ctx.root.join(&rel);
         if !abs.is_file() {
-            return Err(ToolError::new(
-                ErrorCode::FileDeleted,
-                format!("{rel} does not exist"),
-                "Use map_search to find the symbol's current file.",
-            )
-            .with_extra("file", rel));
+            return Err(super::resolve::missing_file(ctx, field, &rel));
         }
         let lang = match ctx.languages.for_path(&rel) {
             Some(l) if l.manifest.lsp.is_some() => l.clone(),
@@ -165,20 +161,20 @@ impl Target {
         })
     }
 
-    /// `{file, line, col, name?, snippet?}` of the position asked about.
+    /// The symbol asked about, without what the request already says: `{name}` for a
+    /// position (its file, line and column are the request's), `{file, line, col, name,
+    /// verified?: false}` for a `nodeId` (where the bridge placed it; `verified: false`
+    /// when no server confirmed it).
     pub fn json(&self) -> Value {
-        let mut v = json!({"file": self.rel, "line": self.line, "col": self.col});
-        if let Some(w) = self.word() {
-            v["name"] = Value::from(w);
-        }
-        if let Some(s) = self.line_text.as_deref().map(snippet) {
-            v["snippet"] = Value::from(s);
-        }
-        if let Some(id) = &self.node_id {
-            v["nodeId"] = Value::from(id.clone());
+        let mut v = json!({});
+        if self.node_id.is_some() {
+            v = json!({"file": self.rel, "line": self.line, "col": self.col});
             if !self.verified {
                 v["verified"] = Value::from(false);
             }
+        }
+        if let Some(w) = self.word() {
+            v["name"] = Value::from(w);
         }
         v
     }
@@ -252,8 +248,18 @@ pub struct Anchors<'a> {
 
 /// Where a path lies.
 pub enum Place {
+    /// Root-relative, `/`-separated.
     Root(String),
+    /// Outside the root: only the file's name ([`lib_name`]), never its path.
     External(String),
+}
+
+/// What an answer says about a file outside the root: its name alone (`posixpath.pyi`,
+/// `lib.es5.d.ts`), never its path (contract §1: nothing outside the root is reported).
+pub fn lib_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 impl<'a> Anchors<'a> {
@@ -274,7 +280,7 @@ impl<'a> Anchors<'a> {
         {
             return Place::Root(rel.to_string_lossy().replace('\\', "/"));
         }
-        Place::External(path.display().to_string())
+        Place::External(lib_name(path))
     }
 
     fn line(&mut self, rel: &str, line0: u32) -> Option<String> {
@@ -295,8 +301,9 @@ impl<'a> Anchors<'a> {
         lines.get(line0 as usize).cloned()
     }
 
-    /// An anchor `{file, line, col, endLine?, snippet?, external?}` for a range start in
-    /// `path`; `end_line0` adds `endLine` when the construct spans lines.
+    /// An anchor `{file, line, col, endLine?, snippet?}` for a range start in `path`
+    /// (outside the root: `{external: true, lib, line, col}`, no path, no snippet);
+    /// `end_line0` adds `endLine` when the construct spans lines.
     pub fn anchor(&mut self, path: &Path, start: Position, end_line0: Option<u32>) -> Value {
         let mut v = match self.place(path) {
             Place::Root(rel) => {
@@ -307,8 +314,8 @@ impl<'a> Anchors<'a> {
                 }
                 v
             }
-            Place::External(abs) => json!({
-                "file": abs, "line": start.line + 1, "col": start.character + 1, "external": true
+            Place::External(lib) => json!({
+                "external": true, "lib": lib, "line": start.line + 1, "col": start.character + 1
             }),
         };
         if let Some(end) = end_line0.filter(|e| *e > start.line) {
@@ -328,6 +335,41 @@ impl<'a> Anchors<'a> {
     }
 }
 
+/// Anchors grouped by file, the one shape of every nav anchor list (docs/answers.md):
+/// `[{file, at: [{line, col, endLine?, snippet?}]}]`, outside the root
+/// `{external: true, lib, at}`. Groups keep the order in which their file first appears
+/// in `ranked` (so a list ranked by file keeps its ranking), anchors their order inside.
+/// Declare `/<list>` (files) and `/<list>/*/at` to the envelope: a cut thins every file's
+/// anchors before it drops files.
+pub fn group_by_file(ranked: Vec<Value>) -> Vec<Value> {
+    let mut groups: Vec<Value> = Vec::new();
+    let mut index: HashMap<(bool, String), usize> = HashMap::new();
+    for mut a in ranked {
+        let external = a["external"].as_bool().unwrap_or(false);
+        let key_field = if external { "lib" } else { "file" };
+        let Some(o) = a.as_object_mut() else {
+            continue;
+        };
+        let name = o
+            .remove(key_field)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        o.remove("external");
+        let i = *index.entry((external, name.clone())).or_insert_with(|| {
+            groups.push(if external {
+                json!({"external": true, "lib": name, "at": []})
+            } else {
+                json!({"file": name, "at": []})
+            });
+            groups.len() - 1
+        });
+        if let Some(at) = groups[i]["at"].as_array_mut() {
+            at.push(a);
+        }
+    }
+    groups
+}
+
 /// Best first: inside the root before external, then by file, then by line and column.
 pub fn by_place_file_line(a: &Value, b: &Value) -> std::cmp::Ordering {
     let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
@@ -341,6 +383,100 @@ pub fn by_place_file_line(a: &Value, b: &Value) -> std::cmp::Ordering {
 /// Externals last, order otherwise kept (a stable sort).
 pub fn externals_last(items: &mut [Value]) {
     items.sort_by_key(|v| v["external"].as_bool().unwrap_or(false));
+}
+
+/// Path rules that make a file "test code" (docs/answers.md). Generic on purpose: no
+/// language's conventions by name, only the common shapes of test paths.
+/// Directory names anywhere in the path.
+pub const TEST_DIRS: &[&str] = &["test", "tests", "__tests__"];
+/// File-name shapes: `prefix*`, `*suffix` (before the extension), `*.infix.*`.
+pub const TEST_NAME_PREFIXES: &[&str] = &["test_"];
+pub const TEST_NAME_SUFFIXES: &[&str] = &["_test"];
+pub const TEST_NAME_INFIXES: &[&str] = &["test", "spec"];
+
+/// Is this root-relative path test code by [`TEST_DIRS`] and the file-name rules?
+pub fn is_test_path(rel: &str) -> bool {
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    let name = parts.pop().unwrap_or("");
+    if parts.iter().any(|d| TEST_DIRS.contains(d)) {
+        return true;
+    }
+    let pieces: Vec<&str> = name.split('.').collect();
+    let stem = pieces[0];
+    if pieces.len() < 2 {
+        return false;
+    }
+    TEST_NAME_PREFIXES.iter().any(|p| stem.starts_with(p))
+        || TEST_NAME_SUFFIXES.iter().any(|x| stem.ends_with(x))
+        || pieces[1..pieces.len() - 1]
+            .iter()
+            .any(|i| TEST_NAME_INFIXES.contains(i))
+}
+
+/// Is an anchor-like item (`{file, external?}`) test code?
+pub fn is_test_item(v: &Value) -> bool {
+    !v["external"].as_bool().unwrap_or(false) && v["file"].as_str().is_some_and(is_test_path)
+}
+
+/// The directory (`dir/`) holding most of these root-relative files, when the files are
+/// in more than one directory (else a filter on it would narrow nothing). A `fileFilter`
+/// suggestion names a prefix that exists in the answer, never a guessed `src/`.
+pub fn busiest_dir<'f>(files: impl IntoIterator<Item = &'f str>) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for f in files {
+        let dir = match f.rsplit_once('/') {
+            // The first segment: the widest prefix that still splits the answer.
+            Some(_) => format!("{}/", f.split('/').next().unwrap_or("")),
+            None => String::new(),
+        };
+        match counts.iter_mut().find(|(d, _)| *d == dir) {
+            Some(c) => c.1 += 1,
+            None => counts.push((dir, 1)),
+        }
+    }
+    if counts.len() < 2 {
+        return None;
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    counts.into_iter().map(|(d, _)| d).find(|d| !d.is_empty())
+}
+
+/// The narrowing sentence of a nav answer's note, built from the call's own arguments so
+/// that it never suggests a parameter already set: `fileFilter` (on the directory holding
+/// most hits) when none was passed, `excludeTests` when the answer holds test code and it
+/// was not passed, then `extra` (tool-specific, already checked by the caller).
+pub fn nav_narrowing(args: &Args, items: &[Value], extra: &[String]) -> String {
+    let mut ways: Vec<String> = extra.to_vec();
+    if args
+        .opt_str("fileFilter")
+        .is_none_or(|f| f.trim().is_empty())
+        && let Some(dir) = busiest_dir(
+            items
+                .iter()
+                .filter(|v| !v["external"].as_bool().unwrap_or(false))
+                .filter_map(|v| v["file"].as_str()),
+        )
+    {
+        ways.push(format!("fileFilter:'{dir}'"));
+    }
+    if args.opt_bool("excludeTests") == Some(false) && items.iter().any(is_test_item) {
+        ways.push("excludeTests:true".to_string());
+    }
+    if ways.is_empty() {
+        String::new()
+    } else {
+        format!("Pass {} to scope", ways.join(" or "))
+    }
+}
+
+/// `complete: false` when the server's list was not whole (a server still indexing, a
+/// call hierarchy not followed to the end); nothing when it was. Only the server's word
+/// counts: a filter is not incompleteness and a budget cut is the envelope's `truncated`,
+/// so an answer never says `complete: true` next to `truncated: true` (docs/answers.md).
+pub fn mark_incomplete(data: &mut Value, complete: bool) {
+    if !complete {
+        data["complete"] = Value::Bool(false);
+    }
 }
 
 /// The cursor generation of a nav answer: a hash of its content, so a cursor from an
@@ -512,31 +648,20 @@ pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolE
     }
 }
 
-/// A flattened outline entry (pre-order) with its depth and container.
+/// A flattened outline entry (pre-order).
 pub struct FlatSymbol<'a> {
     pub sym: &'a DocumentSymbol,
-    pub depth: usize,
-    pub container: Option<&'a str>,
 }
 
 pub fn flatten(symbols: &[DocumentSymbol]) -> Vec<FlatSymbol<'_>> {
-    fn walk<'a>(
-        list: &'a [DocumentSymbol],
-        depth: usize,
-        container: Option<&'a str>,
-        out: &mut Vec<FlatSymbol<'a>>,
-    ) {
+    fn walk<'a>(list: &'a [DocumentSymbol], out: &mut Vec<FlatSymbol<'a>>) {
         for s in list {
-            out.push(FlatSymbol {
-                sym: s,
-                depth,
-                container,
-            });
-            walk(&s.children, depth + 1, Some(&s.name), out);
+            out.push(FlatSymbol { sym: s });
+            walk(&s.children, out);
         }
     }
     let mut out = Vec::new();
-    walk(symbols, 0, None, &mut out);
+    walk(symbols, &mut out);
     out
 }
 
@@ -684,6 +809,38 @@ mod tests {
         assert_eq!(word_at(line, 18), None);
         assert_eq!(word_at("x", 1).as_deref(), Some("x"));
         assert_eq!(word_at("x", 5), None);
+    }
+
+    #[test]
+    fn test_paths_by_generic_rules() {
+        for t in [
+            "tests/a.py",
+            "pkg/test/x.go",
+            "src/__tests__/a.ts",
+            "store_test.go",
+            "shop/test_api.py",
+            "src/api.test.ts",
+            "src/api.spec.js",
+        ] {
+            assert!(is_test_path(t), "{t}");
+        }
+        for t in [
+            "src/api.ts",
+            "testing/x.py",
+            "contest.py",
+            "shop/latest.py",
+            "attest_x.rs",
+        ] {
+            assert!(!is_test_path(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn busiest_dir_names_a_prefix_of_the_answer() {
+        let files = ["shop/a.py", "shop/b.py", "tests/t.py", "main.py"];
+        assert_eq!(busiest_dir(files).as_deref(), Some("shop/"));
+        // All in one place: a filter would narrow nothing.
+        assert_eq!(busiest_dir(["shop/a.py", "shop/b.py"]), None);
     }
 
     #[test]

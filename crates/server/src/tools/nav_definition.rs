@@ -1,5 +1,7 @@
 //! `nav_definition {file, line, col = 1 | nodeId}`: where the symbol at a position is
-//! defined, from the live language server → `{target, locations: [anchor], complete}`.
+//! defined, from the live language server → `{target, locations: [{file, at: [{line,
+//! col, endLine?, snippet?}]}], complete?}` (anchors grouped by file, docs/answers.md;
+//! a definition outside the root is `{external: true, lib, at}`).
 
 use std::sync::Arc;
 
@@ -7,7 +9,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::json;
 
 use super::nav_common::{
-    Anchors, Target, content_generation, externals_last, lsp_error, symbol_not_found,
+    Anchors, Target, content_generation, externals_last, group_by_file, lsp_error, mark_incomplete,
+    symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -45,17 +48,16 @@ impl Tool for NavDefinition {
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             externals_last(&mut locations);
             let empty = locations.is_empty();
-            let data = json!({
+            let mut data = json!({
                 "target": t.json(),
-                "locations": locations,
-                "complete": answer.complete,
+                "locations": group_by_file(locations),
             });
+            mark_incomplete(&mut data, answer.complete);
+            let narrowing = "Pass a more specific position";
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
-                .list(
-                    ListSpec::new("/locations", "locations")
-                        .narrowing("Pass a more specific position"),
-                );
+                .list(ListSpec::new("/locations", "files").narrowing(narrowing))
+                .list(ListSpec::new("/locations/*/at", "locations").narrowing(narrowing));
             if empty {
                 payload = payload.warn(format!(
                     "The language server knows no definition of `{name}` (a builtin, a dynamic name, or code it cannot see)."

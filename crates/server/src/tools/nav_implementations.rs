@@ -1,5 +1,6 @@
 //! `nav_implementations {file, line, col = 1 | nodeId}`: implementations of the
-//! interface / trait / abstract member at a position → `{target, locations, complete}`.
+//! interface / trait / abstract member at a position → `{target, locations: [{file, at}],
+//! total, complete?}` (anchors grouped by file, docs/answers.md).
 //! A server without `implementationProvider` is `LSP_FAILED` whose hint names the map's
 //! `extends` / `implements` edges.
 
@@ -9,7 +10,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::json;
 
 use super::nav_common::{
-    Anchors, Fallback, Target, by_place_file_line, content_generation, lsp_error, symbol_not_found,
+    Anchors, Fallback, Target, by_place_file_line, content_generation, group_by_file, lsp_error,
+    mark_incomplete, symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -45,21 +47,20 @@ impl Tool for NavImplementations {
                 .await
                 .map_err(|e| lsp_error(e, t.lang.id(), Some(Fallback { hint: HINT })))?;
             let mut anchors = Anchors::new(ctx);
-            let locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
+            let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
+            locations.sort_by(by_place_file_line);
             let total = locations.len();
-            let data = json!({
+            let mut data = json!({
                 "target": t.json(),
-                "locations": locations,
+                "locations": group_by_file(locations),
                 "total": total,
-                "complete": answer.complete,
             });
+            mark_incomplete(&mut data, answer.complete);
+            let narrowing = "Pass the position of a more specific member";
             let payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
-                .list(
-                    ListSpec::new("/locations", "implementations")
-                        .ranked_by(by_place_file_line)
-                        .narrowing("Pass the position of a more specific member"),
-                );
+                .list(ListSpec::new("/locations", "files").narrowing(narrowing))
+                .list(ListSpec::new("/locations/*/at", "implementations").narrowing(narrowing));
             let warnings = t.warnings.iter().cloned().chain(answer.warnings);
             Ok(warnings.fold(payload, Payload::warn))
         })

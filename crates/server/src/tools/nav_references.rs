@@ -1,11 +1,16 @@
 //! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
 //! every reference to the symbol at a position, from the live language server →
-//! `{target, locations: [anchor], total, files, complete}`.
+//! `{target, locations: [{file, at: [{line, col, snippet?}]}], total, files, complete?}`
+//! (anchors grouped by file, docs/answers.md).
 //!
-//! Ranked by file then line (externals last); `fileFilter` is a glob (`src/**/*.py`; a
-//! glob without `/` also matches file names) or a path prefix (`src/`), and `total`
-//! counts after the filter. A filtered answer is a lower bound of all references, so
-//! `complete` is false then.
+//! Ranked by file then line, test code after the rest, externals last (by library file
+//! name, never by path); a budget cut thins every file's references before it drops
+//! files; `fileFilter` is a
+//! glob (`src/**/*.py`; a glob without `/` also matches file names) or a path prefix
+//! (`src/`), `excludeTests` leaves out test code (`nav_common::is_test_path`), and `total`
+//! counts after both. `complete: false` says the server's list was not whole (absent when
+//! it was): a filter is not incompleteness (the filtered list is whole for what was
+//! asked), and a budget cut is `truncated`, never `complete: false`.
 
 use std::sync::Arc;
 
@@ -14,8 +19,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
 use super::nav_common::{
-    Anchors, Target, by_place_file_line, content_generation, lsp_error, position_params,
-    symbol_not_found,
+    Anchors, Target, by_place_file_line, content_generation, group_by_file, is_test_item,
+    lsp_error, mark_incomplete, nav_narrowing, position_params, symbol_not_found,
 };
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -77,6 +82,7 @@ impl Tool for NavReferences {
                 "fileFilter",
                 "Glob (src/**/*.ts) or path prefix (src/).",
             ))
+            .param(Param::boolean("excludeTests", "").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -90,6 +96,7 @@ impl Tool for NavReferences {
                 return Err(symbol_not_found(ctx, &t, e).await);
             }
             let include = args.opt_bool("includeDeclaration").unwrap_or(false);
+            let exclude_tests = args.opt_bool("excludeTests").unwrap_or(false);
             let answer = ctx
                 .lsp
                 .references(&t.abs, t.pos, include)
@@ -106,36 +113,44 @@ impl Tool for NavReferences {
                         .as_ref()
                         .is_none_or(|f| f.matches(a["file"].as_str().unwrap_or("")))
                 })
+                .filter(|a| !(exclude_tests && is_test_item(a)))
                 .collect();
-            locations.sort_by(by_place_file_line);
+            locations.sort_by(by_tests_last);
             let total = locations.len();
-            let mut files: Vec<&str> = locations
-                .iter()
-                .filter_map(|l| l["file"].as_str())
-                .collect();
-            files.dedup();
-            let files = files.len();
-            let data = json!({
+            let narrowing = nav_narrowing(&args, &locations, &[]);
+            let groups = group_by_file(locations);
+            let mut data = json!({
                 "target": t.json(),
-                "locations": locations,
+                "locations": groups,
                 "total": total,
-                "files": files,
-                "complete": answer.complete && filter.is_none(),
+                "files": groups.len(),
             });
+            mark_incomplete(&mut data, answer.complete);
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
-                .list(
-                    ListSpec::new("/locations", "references")
-                        .ranked_by(by_place_file_line)
-                        .narrowing("Pass fileFilter:'src/' to scope"),
-                );
-            if filter.is_some() && total < before {
-                payload = payload.warn(format!("fileFilter kept {total} of {before} references."));
+                .list(ListSpec::new("/locations", "files").narrowing(narrowing.clone()))
+                .list(ListSpec::new("/locations/*/at", "references").narrowing(narrowing));
+            if total < before {
+                let by = match (filter.is_some(), exclude_tests) {
+                    (true, true) => "fileFilter and excludeTests",
+                    (true, false) => "fileFilter",
+                    _ => "excludeTests",
+                };
+                payload = payload.warn(format!("{by} kept {total} of {before} references."));
             }
             let warnings = t.warnings.iter().cloned().chain(answer.warnings);
             Ok(warnings.fold(payload, Payload::warn))
         })
     }
+}
+
+/// Non-test code first, then test code; each by place, file and line.
+pub fn by_tests_last(a: &Value, b: &Value) -> std::cmp::Ordering {
+    let ext = |v: &Value| v["external"].as_bool().unwrap_or(false);
+    ext(a)
+        .cmp(&ext(b))
+        .then(is_test_item(a).cmp(&is_test_item(b)))
+        .then_with(|| by_place_file_line(a, b))
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! `nav_workspaceSymbols {query (≥ 3 chars), limit ≤ 200 = 50}`: live symbol search
 //! across every language server available for the root's languages →
-//! `{query, results: [{name, kind, container?, file, line, col, language, external?}],
-//! total, complete, languages}`.
+//! `{results: [{name, kind, container?, file, line, col, language?}], total, complete?,
+//! languages}` (docs/answers.md): `language` per result unless every result is of the
+//! one language in `languages`; a symbol outside the root is `{external: true, lib, …}`, never by path.
+//! `complete: false` is the servers' word (absent when their lists were whole); a `limit` cut shows in `total` and a warning.
 //!
 //! Exact-name matches first, then case-insensitive exact, prefix, substring, the rest;
 //! inside the root before external. A server that is missing or fails is a warning
@@ -15,7 +17,9 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_lsp::LspError;
 use serde_json::{Value, json};
 
-use super::nav_common::{Anchors, Place, content_generation, kind_name, lsp_error, root_languages};
+use super::nav_common::{
+    Anchors, Place, content_generation, kind_name, lsp_error, mark_incomplete, root_languages,
+};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -75,7 +79,7 @@ impl Tool for NavWorkspaceSymbols {
                             let pos = s.range.map(|r| r.start).unwrap_or_default();
                             let mut v = match anchors.place(&s.path) {
                                 Place::Root(rel) => json!({"file": rel}),
-                                Place::External(abs) => json!({"file": abs, "external": true}),
+                                Place::External(lib) => json!({"external": true, "lib": lib}),
                             };
                             v["name"] = Value::from(s.name.clone());
                             v["kind"] = Value::from(kind_name(s.kind));
@@ -84,7 +88,13 @@ impl Tool for NavWorkspaceSymbols {
                             }
                             v["line"] = Value::from(pos.line + 1);
                             v["col"] = Value::from(pos.character + 1);
-                            v["language"] = Value::from(lang.clone());
+                            // One server may answer for several languages (ts and js
+                            // share one): the file's own language labels the result.
+                            let file_lang = ctx
+                                .languages
+                                .for_path(&s.path.to_string_lossy())
+                                .map_or(lang.as_str(), |l| l.id());
+                            v["language"] = Value::from(file_lang);
                             results.push((match_rank(&s.name, &query), v));
                         }
                     }
@@ -109,10 +119,8 @@ impl Tool for NavWorkspaceSymbols {
             if langs.is_empty() {
                 // A miss, not an error: nothing in the root for a language server to search.
                 let data = json!({
-                    "query": query,
                     "results": [],
                     "total": 0,
-                    "complete": true,
                     "languages": [],
                     "hint": "No file of a language with a language server is in the root; map_search searches the map.",
                 });
@@ -143,19 +151,30 @@ impl Tool for NavWorkspaceSymbols {
                     .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
             });
             let total = results.len();
-            let results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
+            let mut results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
+            // Every result of the one language that answered: `languages` says it once.
+            if let [only] = answered.as_slice()
+                && results.iter().all(|v| v["language"] == only.as_str())
+            {
+                for v in &mut results {
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("language");
+                    }
+                }
+            }
             if total > limit {
                 warnings.push(format!(
                     "Showing {limit} of {total} matches; pass a longer query or raise limit."
                 ));
             }
-            let data = json!({
-                "query": query,
+            // `complete`: the servers' lists were whole; the `limit` cut is counted by
+            // `total` and a warning, not passed off as the servers' incompleteness.
+            let mut data = json!({
                 "results": results,
                 "total": total,
-                "complete": complete && total <= limit,
                 "languages": answered,
             });
+            mark_incomplete(&mut data, complete);
             let payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/results", "symbols").narrowing("Pass a longer query"));

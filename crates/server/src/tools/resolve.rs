@@ -91,7 +91,6 @@ impl Tool for Resolve {
 /// A node ID resolved to a position (1-based line, 1-based UTF-16 column of its name).
 #[derive(Debug, Clone)]
 pub struct Resolved {
-    pub node_id: String,
     /// Root-relative, `/`-separated.
     pub rel: String,
     pub abs: PathBuf,
@@ -122,8 +121,8 @@ impl Resolved {
         if let Some(s) = line_of(&self.abs, self.line) {
             location["snippet"] = super::nav_common::snippet(&s).into();
         }
+        // The node ID is the request: not echoed.
         let mut data = json!({
-            "nodeId": self.node_id,
             "location": location,
             "verified": self.verified,
             "mapStale": self.map_stale,
@@ -201,6 +200,27 @@ pub async fn resolve_node(
     field: &'static str,
 ) -> Result<Resolved, ToolError> {
     let parts = parse_node_id(id).map_err(|e| map_error(&ctx.map, e, field))?;
+    let lang_of_id = match &parts {
+        NodeIdParts::File { lang, .. }
+        | NodeIdParts::Symbol { lang, .. }
+        | NodeIdParts::External { lang, .. } => lang.clone(),
+    };
+    // An ID whose language navmap does not have cannot name anything: it is malformed,
+    // not merely absent (`zz:shop/api.py#check`).
+    if ctx.languages.by_id(&lang_of_id).is_none() {
+        let known: Vec<&str> = ctx.languages.all().iter().map(|l| l.id()).collect();
+        return Err(map_error(
+            &ctx.map,
+            MapError::BadNodeId {
+                id: id.to_string(),
+                reason: format!(
+                    "unknown language `{lang_of_id}` (known: {})",
+                    known.join(", ")
+                ),
+            },
+            field,
+        ));
+    }
     let (path, qualified, dup) = match parts {
         NodeIdParts::External { package, .. } => {
             return Err(ToolError::new(
@@ -225,6 +245,13 @@ pub async fn resolve_node(
     let in_map = said.node().is_some();
     let file_stale = said.node().is_some_and(|v| v.stale);
     if !abs.is_file() {
+        // FILE_DELETED is for a file the map knew; a path that never existed (a typo) or
+        // a directory is the caller's mistake: BAD_ARGS.
+        let file_id = format!("{lang_of_id}:{rel}");
+        let knew = in_map || matches!(map_view(ctx, &file_id, field).await, Ok(MapSaid::Node(_)));
+        if abs.is_dir() || !knew {
+            return Err(not_a_known_file(field, &rel, abs.is_dir()).with_extra("nodeId", id));
+        }
         return Err(ToolError::new(
             ErrorCode::FileDeleted,
             format!("{rel} no longer exists (node {id})"),
@@ -235,7 +262,6 @@ pub async fn resolve_node(
         .with_extra("inMap", in_map));
     }
     let mut base = Resolved {
-        node_id: id.to_string(),
         rel: rel.clone(),
         abs: abs.clone(),
         line: 1,
@@ -263,6 +289,20 @@ pub async fn resolve_node(
         }
         return Ok(base);
     };
+    // A symbol the built map does not have, in a file the map holds as fresh: the ID is
+    // wrong (a `~3` that does not exist, a wrong parent), not new. Only a file changed
+    // since the last index may hold symbols the map has not seen yet.
+    if matches!(said, MapSaid::Absent) {
+        let file_id = format!("{lang_of_id}:{rel}");
+        let file_fresh = match map_view(ctx, &file_id, field).await? {
+            MapSaid::Node(f) => !f.stale,
+            _ => false,
+        };
+        if file_fresh {
+            let err = map_error(&ctx.map, MapError::NodeNotFound(id.to_string()), field);
+            return Err(with_map_names(ctx, err, &rel, &qualified).await);
+        }
+    }
     let chain: Vec<String> = qualified.split('.').map(str::to_string).collect();
     let lang = ctx.languages.for_path(&rel).cloned();
     let lang_id = lang
@@ -344,6 +384,11 @@ pub async fn resolve_node(
     base.col = at.character + 1;
     base.end_line = Some(sym.range.end.line + 1);
     base.relocated = relocated;
+    // Found under another parent: a live symbol, but not the one the ID names; the
+    // answer never claims to have verified the ID as asked.
+    if relocated {
+        base.verified = false;
+    }
     let mut symbol = json!({
         "name": entry.name(),
         "kind": kind_name(sym.kind),
@@ -389,6 +434,43 @@ pub async fn resolve_node(
         ));
     }
     Ok(base)
+}
+
+/// The error for a root path that is not a file: `FILE_DELETED` when the map knew the file
+/// (it was deleted or moved), else `BAD_ARGS` (a typo or a directory). Asks the map
+/// directly (one indexed lookup).
+pub fn missing_file(ctx: &ServerContext, field: &str, rel: &str) -> ToolError {
+    let abs = ctx.root.join(rel);
+    let knew = !abs.is_dir()
+        && ctx
+            .languages
+            .for_path(rel)
+            .is_some_and(|l| ctx.map.node(&format!("{}:{rel}", l.id())).is_ok());
+    if !knew {
+        return not_a_known_file(field, rel, abs.is_dir());
+    }
+    ToolError::new(
+        ErrorCode::FileDeleted,
+        format!("{rel} does not exist"),
+        "Use map_search to find the symbol's current file.",
+    )
+    .with_extra("file", rel.to_string())
+}
+
+/// `BAD_ARGS` for a path that is a directory or that no index ever held (contract: a
+/// typo is not a deleted file). Shared by every nav tool and `resolve`.
+pub fn not_a_known_file(field: &str, rel: &str, is_dir: bool) -> ToolError {
+    let what = if is_dir {
+        "is a directory, not a file"
+    } else {
+        "does not exist (and the map never knew it)"
+    };
+    ToolError::bad_args(
+        format!("{field}: {rel} {what}"),
+        "Pass a source file relative to the root; map_search finds files and symbols.",
+    )
+    .with_extra("field", field)
+    .with_extra("file", rel)
 }
 
 /// How many definitions the map has under this qualified name in the file (`~n` duplicates).
@@ -522,6 +604,45 @@ fn symbol_missing(
     e
 }
 
+/// `NODE_NOT_FOUND` for a symbol of a file the map holds, with what the map does have
+/// there (as `SYMBOL_NOT_FOUND` gives from the live outline): `names`, the file's top-level
+/// symbols, and `members`, the names under the ID's parent when that exists (a renamed
+/// method shows up here), at most [`MAX_HINT_NAMES`] each.
+async fn with_map_names(
+    ctx: &Arc<ServerContext>,
+    err: ToolError,
+    rel: &str,
+    qualified: &str,
+) -> ToolError {
+    let map = ctx.map.clone();
+    let r = rel.to_string();
+    let Ok(Ok(nodes)) = tokio::task::spawn_blocking(move || map.nodes_in_file(&r)).await else {
+        return err;
+    };
+    let parent = qualified.rsplit_once('.').map(|(p, _)| p);
+    let mut names: Vec<&str> = Vec::new();
+    let mut members: Vec<&str> = Vec::new();
+    for n in nodes.iter().filter(|n| n.kind != NodeKind::File) {
+        let q = n.qualified_name.as_str();
+        match q.rsplit_once('.') {
+            None if names.len() < MAX_HINT_NAMES && !names.contains(&q) => names.push(q),
+            Some((p, name))
+                if Some(p) == parent
+                    && members.len() < MAX_HINT_NAMES
+                    && !members.contains(&name) =>
+            {
+                members.push(name)
+            }
+            _ => {}
+        }
+    }
+    let mut err = err.with_extra("file", rel).with_extra("names", names);
+    if !members.is_empty() {
+        err = err.with_extra("members", members);
+    }
+    err
+}
+
 /// `{file, line, col}` → the enclosing symbols and the map node of the innermost one.
 async fn resolve_position(
     ctx: &Arc<ServerContext>,
@@ -532,12 +653,7 @@ async fn resolve_position(
     let rel = ctx.resolve_file("file", file)?;
     let abs = ctx.root.join(&rel);
     if !abs.is_file() {
-        return Err(ToolError::new(
-            ErrorCode::FileDeleted,
-            format!("{rel} does not exist"),
-            "Use map_search to find the symbol's current file.",
-        )
-        .with_extra("file", rel));
+        return Err(missing_file(ctx, "file", &rel));
     }
     let Some(lang) = ctx.languages.for_path(&rel).cloned() else {
         return Err(super::nav_common::unsupported_file(ctx, "file", &rel));

@@ -177,3 +177,35 @@ pub fn warnings(env: &Value) -> Vec<String> {
 pub fn warned(env: &Value, words: &str) -> bool {
     warnings(env).iter().any(|w| w.contains(words))
 }
+
+/// `navmap serve` on `root` with the default environment, its map built (one
+/// `map_rebuild`, which also waits for the background build).
+pub async fn serve_built(root: &Path) -> Client {
+    let c = client_with(root, &[], &[], None).await;
+    ok(&call(&c, "map_rebuild", serde_json::json!({})).await);
+    c
+}
+
+/// The `dropped.note` of an envelope ("" when nothing was dropped).
+pub fn note(env: &Value) -> String {
+    env["dropped"]["note"].as_str().unwrap_or("").to_string()
+}
+
+/// The anchors of a nav answer's grouped list (`[{file, at: [{line, col, …}]}]`,
+/// docs/answers.md), flattened back to `{file, line, col, …}` (outside the root:
+/// `{external: true, lib, line, col}`), in the answer's order, as a JSON array.
+pub fn anchors(groups: &Value) -> Value {
+    let mut out = Vec::new();
+    for g in groups.as_array().expect("a grouped anchor list") {
+        for a in g["at"].as_array().expect("`at` in every group") {
+            let mut a = a.clone();
+            for key in ["file", "external", "lib"] {
+                if let Some(v) = g.get(key) {
+                    a[key] = v.clone();
+                }
+            }
+            out.push(a);
+        }
+    }
+    Value::from(out)
+}
