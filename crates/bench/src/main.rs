@@ -12,6 +12,7 @@
 //! target/release/navmap-bench --corpus <dir> [--exclude <dir name>]... [--max-loc <n>]
 //! target/release/navmap-bench --generate <files> --lang <id> [--blocks <n>]
 //! target/release/navmap-bench --preset python-stdlib | cargo-registry | generated
+//! target/release/navmap-bench tokens [--only <id part>] [--show]   # see tokens.rs
 //! ```
 //! Peak RSS is the process's high-water mark (`VmHWM`), reset before each corpus.
 //! With `--navmap <binary>` (default: a `navmap` next to this binary, if built), the same
@@ -23,6 +24,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
+
+mod tokens;
 
 struct Opts {
     corpus: Option<PathBuf>,
@@ -40,7 +43,8 @@ fn usage() -> ! {
     eprintln!(
         "usage: navmap-bench --corpus <dir> [--exclude <name>]... [--max-loc <n>] [--queries <n>]\n\
          \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
-         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated"
+         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated\n\
+         \x20      navmap-bench tokens [--only <question id part>] [--show]"
     );
     std::process::exit(2)
 }
@@ -655,6 +659,11 @@ fn main() {
             .with_writer(std::io::stderr)
             .with_env_filter(filter)
             .init();
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "tokens") {
+        tokens::main(&args[1..]);
+        return;
     }
     for o in parse() {
         run(&o);

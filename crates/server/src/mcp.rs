@@ -32,10 +32,14 @@ use serde_json::Value;
 use crate::Engine;
 
 /// Sent in `initialize`: how to use navmap cheaply.
-pub const INSTRUCTIONS: &str = "navmap navigates this repository. Orient with map_* (map_status, map_search: \
-the structural map, cheap), drill with nav_* (live language servers: definitions, references, types), \
-cross between a map node ID and a live position with resolve. Every answer is a JSON envelope within \
-tokenBudget; when truncated, follow dropped.note or pass cursor for the next slice.";
+pub const INSTRUCTIONS: &str = "navmap navigates this repository. Orient with map_* (map_status, \
+map_overview, map_search, map_neighbors: the structural map, cheap), drill with nav_* (live language \
+servers: definitions, references, types), cross between a map node ID and a live position with resolve. \
+It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units \
+(default 1); nav_* take a nodeId instead. A node ID is <lang>:<path>#<Qualified.name> (a file: \
+<lang>:<path>). Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
+when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice. \
+Integers count from 1, flags default to false, unknown arguments are refused.";
 
 #[derive(Clone)]
 pub struct NavmapServer {
@@ -54,15 +58,20 @@ impl NavmapServer {
             .iter()
             .map(|t| {
                 let read_only = t.tool.read_only();
-                let mut annotations = ToolAnnotations::new()
-                    .read_only(read_only)
-                    .open_world(false);
+                // openWorldHint (default true) is not sent: 22 characters on every tool
+                // of a list the agent pays for, to say what the instructions say once
+                // (navmap reads only inside the root).
+                let mut annotations = ToolAnnotations::new().read_only(read_only);
                 if !read_only {
                     // map_rebuild only adds to and refreshes its own map folder.
                     annotations = annotations.destructive(false).idempotent(true);
                 }
-                Tool::new(t.tool.name(), t.tool.description(), t.params.schema())
-                    .with_annotations(annotations)
+                Tool::new(
+                    t.tool.name(),
+                    t.tool.description(),
+                    t.params.schema(t.tool.paged()),
+                )
+                .with_annotations(annotations)
             })
             .collect()
     }

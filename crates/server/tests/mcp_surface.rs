@@ -100,7 +100,8 @@ async fn a_real_client_initializes_lists_and_calls() {
         );
         let schema = Value::Object((*t.input_schema).clone());
         assert_eq!(schema["type"], "object");
-        assert_eq!(schema["additionalProperties"], false);
+        // Not in the schema (the instructions say it once), but enforced: see below.
+        assert!(schema.get("additionalProperties").is_none(), "{}", t.name);
         assert_eq!(
             schema["properties"]["tokenBudget"]["type"], "integer",
             "{}",
@@ -108,6 +109,10 @@ async fn a_real_client_initializes_lists_and_calls() {
         );
         assert!(!t.description.as_deref().unwrap_or_default().is_empty());
     }
+
+    // An argument no tool declares is refused although the schema does not say so.
+    let (_, env) = call(&c, "map_status", json!({"bogus": 1})).await;
+    assert_eq!(env["error"]["code"], "BAD_ARGS", "{env}");
 
     // map_status before any map exists.
     let (_, env) = call(&c, "map_status", json!({})).await;
@@ -224,6 +229,65 @@ async fn the_panic_tool_exists_only_when_asked_for() {
     let (_, env) = call(&c, "debug_panic", json!({})).await;
     assert_bad_args(&env, "name");
     c.cancel().await.unwrap();
+}
+
+/// `tools/list` is context the agent pays for in every session (issue 9): at most 1,800
+/// tokens (chars/4 of the compact JSON result), each thing said once, and the descriptions
+/// still teach the path: orient with map_*, drill with nav_*, cross with resolve.
+#[tokio::test]
+async fn tools_list_is_compact_and_teaches_the_path() {
+    let dir = repo();
+    let c = client(dir.path(), false).await;
+    let tools = c.list_all_tools().await.unwrap();
+    let list = serde_json::to_string(&json!({ "tools": tools })).unwrap();
+    let tokens = list.chars().count().div_ceil(4);
+    eprintln!(
+        "tools/list: {} chars, {tokens} tokens",
+        list.chars().count()
+    );
+    assert!(tokens <= 1800, "tools/list costs {tokens} tokens: {list}");
+    assert_eq!(tools.len(), 14, "{list}");
+    for t in &tools {
+        let name = t.name.as_ref();
+        let description = t.description.as_deref().unwrap_or_default();
+        let taught = match name {
+            "map_rebuild" => "map",
+            n if n.starts_with("map_") => "Orient",
+            n if n.starts_with("nav_") => "Drill",
+            _ => "Cross",
+        };
+        assert!(description.contains(taught), "{name}: {description}");
+        let props = &t.input_schema["properties"];
+        // tokenBudget and cursor are explained once, in the instructions.
+        assert_eq!(props["tokenBudget"], json!({"type": "integer"}), "{name}");
+        // cursor only where a list can be cut.
+        let paged = ![
+            "map_status",
+            "map_path",
+            "map_rebuild",
+            "nav_type",
+            "resolve",
+        ]
+        .contains(&name);
+        assert_eq!(props.get("cursor").is_some(), paged, "{name}");
+        for pos in ["line", "col"] {
+            if let Some(p) = props.get(pos) {
+                assert!(p.get("maximum").is_none(), "{name}.{pos}: {p}");
+            }
+        }
+    }
+    let info = c.peer_info().unwrap();
+    let instructions = info.instructions.as_deref().unwrap_or_default();
+    for words in [
+        "tokenBudget",
+        "cursor",
+        "UTF-16",
+        "Orient",
+        "drill",
+        "resolve",
+    ] {
+        assert!(instructions.contains(words), "{words}: {instructions}");
+    }
 }
 
 /// Raw stdio: every line navmap writes to stdout is a JSON-RPC 2.0 frame, even around a

@@ -8,6 +8,16 @@
 //! ignoring `fileFiter` would answer a different question).
 //!
 //! `tokenBudget` and `cursor` are added to every tool and handled by the engine.
+//!
+//! The schema is what an agent pays for on every session (`tools/list` is context), so it
+//! says each thing once: `tokenBudget` and `cursor` appear bare (their meaning is in the
+//! server's `instructions`), `cursor` only on tools whose answer holds a list that a
+//! budget can cut ([`Params::schema`] with `paged`), an empty description is left out, and
+//! bounds that only guard against absurd input (a line beyond a million) are checked but
+//! not shown. What holds for every tool is also said once in the instructions rather than
+//! on each parameter: integers count from 1 (a minimum of 1 is checked, not shown), flags
+//! default to false, unknown arguments are refused (checked; no `additionalProperties`).
+//! Validation is the same for every tool: `cursor` is accepted everywhere.
 
 use navmap_envelope::{ErrorCode, ToolError};
 use serde_json::{Map, Value, json};
@@ -154,7 +164,16 @@ impl Param {
             Shape::String { min_len: 0 } => json!({"type": "string"}),
             Shape::String { min_len } => json!({"type": "string", "minLength": min_len}),
             Shape::Integer { min, max } => {
-                json!({"type": "integer", "minimum": min, "maximum": max})
+                let mut s = json!({"type": "integer"});
+                // Every integer here counts from 1 (the instructions say so once).
+                if *min != i64::MIN && *min != 1 {
+                    s["minimum"] = Value::from(*min);
+                }
+                // Guards against absurd input only: checked, not worth the agent's tokens.
+                if *max < SHOWN_MAX {
+                    s["maximum"] = Value::from(*max);
+                }
+                s
             }
             Shape::Boolean => json!({"type": "boolean"}),
             Shape::Enum(values) => json!({"type": "string", "enum": values}),
@@ -166,10 +185,13 @@ impl Param {
             }
         };
         if let Value::Object(obj) = &mut s {
-            if let Some(d) = &self.default {
+            // A flag is off unless set (said once in the instructions).
+            if let Some(d) = self.default.as_ref().filter(|d| **d != Value::Bool(false)) {
                 obj.insert("default".into(), d.clone());
             }
-            obj.insert("description".into(), Value::from(self.description));
+            if !self.description.is_empty() {
+                obj.insert("description".into(), Value::from(self.description));
+            }
         }
         s
     }
@@ -230,19 +252,15 @@ pub struct Params {
     params: Vec<Param>,
 }
 
-/// The arguments every tool takes, handled by the engine.
+/// Integer maxima from here on are not shown in the schema (module docs).
+const SHOWN_MAX: i64 = 100_000;
+
+/// The arguments every tool takes, handled by the engine. Undescribed in the schema: the
+/// server's `instructions` explain them once for all tools.
 pub(crate) fn common_params() -> [Param; 2] {
     [
-        Param::integer(
-            "tokenBudget",
-            "Answer size cap in tokens (default 2000; clamped to 100–10000).",
-            i64::MIN,
-            i64::MAX,
-        ),
-        Param::string(
-            "cursor",
-            "From a previous answer's `cursor`: returns the next slice.",
-        ),
+        Param::integer("tokenBudget", "", i64::MIN, i64::MAX),
+        Param::string("cursor", ""),
     ]
 }
 
@@ -261,10 +279,11 @@ impl Params {
         self.params.iter().cloned().chain(common_params())
     }
 
-    /// The `inputSchema` for `tools/list`.
-    pub fn schema(&self) -> Map<String, Value> {
+    /// The `inputSchema` for `tools/list`; `paged`: the tool's answer has a list a budget
+    /// can cut, so `cursor` is shown (it is accepted either way).
+    pub fn schema(&self, paged: bool) -> Map<String, Value> {
         let mut properties = Map::new();
-        for p in self.all() {
+        for p in self.all().filter(|p| paged || p.name != "cursor") {
             let mut s = p.schema();
             if p.name == "tokenBudget"
                 && let Value::Object(o) = &mut s
@@ -287,7 +306,8 @@ impl Params {
         if !required.is_empty() {
             schema.insert("required".into(), json!(required));
         }
-        schema.insert("additionalProperties".into(), Value::Bool(false));
+        // No `additionalProperties: false`: 28 characters on every tool to say what
+        // validation says anyway (an unknown argument is BAD_ARGS naming it).
         schema
     }
 
@@ -586,15 +606,32 @@ mod tests {
 
     #[test]
     fn the_schema_matches_the_declaration() {
-        let s = Value::Object(params().schema());
+        let s = Value::Object(params().schema(true));
         assert_eq!(s["type"], "object");
         assert_eq!(s["required"], json!(["query"]));
-        assert_eq!(s["additionalProperties"], false);
+        assert!(s.get("additionalProperties").is_none());
+        assert!(call(json!({"query": "Cart", "bogus": 1})).is_err());
         assert_eq!(s["properties"]["kind"]["enum"], json!(KINDS));
         assert_eq!(s["properties"]["limit"]["maximum"], 100);
         assert_eq!(s["properties"]["tokenBudget"]["type"], "integer");
         assert!(s["properties"]["tokenBudget"].get("minimum").is_none());
         assert_eq!(s["properties"]["cursor"]["type"], "string");
+        // Said once in the instructions, not on every tool.
+        assert!(s["properties"]["tokenBudget"].get("description").is_none());
+        let unpaged = Value::Object(params().schema(false));
+        assert!(unpaged["properties"].get("cursor").is_none());
+        assert!(call(json!({"query": "Cart", "cursor": "x"})).is_ok());
+    }
+
+    #[test]
+    fn absurd_bounds_are_checked_but_not_shown() {
+        let p = Params::new().param(Param::integer("line", "", 1, 10_000_000));
+        let s = Value::Object(p.schema(false));
+        assert_eq!(s["properties"]["line"], json!({"type": "integer"}));
+        let err = p
+            .validate("t", json!({"line": 10_000_001}).as_object())
+            .unwrap_err();
+        assert_eq!(field_of(&err), "line");
     }
 
     #[test]

@@ -38,32 +38,24 @@ impl Tool for MapNeighbors {
     }
 
     fn description(&self) -> &'static str {
-        "Callers, callees, imports, base types and members of a node from the map, with how sure each edge is (exact/import/name/candidate). Cheap; use nav_references for the authoritative list."
+        "Orient: callers, callees, imports, bases and members of a node (map; each edge with its confidence). Cheap; nav_references is authoritative."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("nodeId", "A node ID from map_search or map_overview.").required())
+            .param(Param::string("nodeId", "").required())
             .param(
                 Param::one_of(
                     "direction",
-                    "in: who points here; out: what this points at.",
+                    "in: edges to it; out: from it.",
                     &["in", "out", "both"],
                 )
                 .default("both"),
             )
-            .param(Param::strings_of(
-                "edgeKinds",
-                "Only these edge kinds.",
-                EDGE_KINDS,
-            ))
-            .param(Param::strings_of(
-                "kind",
-                "Only neighbors of these node kinds (e.g. method).",
-                &KINDS[1..],
-            ))
-            .param(Param::integer("depth", "Hops to expand.", 1, 3).default(1))
-            .param(Param::integer("maxNodes", "Maximum neighbors.", 1, 200).default(50))
+            .param(Param::strings_of("edgeKinds", "", EDGE_KINDS))
+            .param(Param::strings_of("kind", "Node kinds.", &KINDS[1..]))
+            .param(Param::integer("depth", "", 1, 3).default(1))
+            .param(Param::integer("maxNodes", "", 1, 200).default(50))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

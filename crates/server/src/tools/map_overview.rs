@@ -32,18 +32,13 @@ impl Tool for MapOverview {
     }
 
     fn description(&self) -> &'static str {
-        "Orient in the repository: clusters of related files (labelled by directory) with their most central symbols. Start here in unfamiliar code."
+        "Orient: clusters of files (by directory) with their central symbols. Start here in unfamiliar code."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string(
-                "focus",
-                "Only this subtree (a root-relative directory or file).",
-            ))
-            .param(
-                Param::integer("hubsPerCluster", "Central symbols per cluster.", 1, 20).default(5),
-            )
+            .param(Param::string("focus", "Only this directory or file."))
+            .param(Param::integer("hubsPerCluster", "", 1, 20).default(5))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -25,19 +25,19 @@ impl Tool for MapPath {
     }
 
     fn description(&self) -> &'static str {
-        "How does node `from` reach node `to`? A shortest chain of resolved map edges (calls, imports, …)."
+        "Orient: how node `from` reaches node `to`: a shortest chain of resolved map edges."
+    }
+
+    fn paged(&self) -> bool {
+        false
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("from", "Start node ID.").required())
-            .param(Param::string("to", "Target node ID.").required())
-            .param(Param::strings_of(
-                "edgeKinds",
-                "Only these edge kinds.",
-                EDGE_KINDS,
-            ))
-            .param(Param::integer("maxLen", "Maximum edges.", 1, 10).default(6))
+            .param(Param::string("from", "").required())
+            .param(Param::string("to", "").required())
+            .param(Param::strings_of("edgeKinds", "", EDGE_KINDS))
+            .param(Param::integer("maxLen", "", 1, 10).default(6))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

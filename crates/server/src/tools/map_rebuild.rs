@@ -24,7 +24,11 @@ impl Tool for MapRebuild {
     }
 
     fn description(&self) -> &'static str {
-        "Refresh the map from disk (incremental; waits for a build already running). Only needed after large changes or when map_status says the map is stale or not built."
+        "Refresh the map from disk (incremental). Only after large changes or when map_status says stale."
+    }
+
+    fn paged(&self) -> bool {
+        false
     }
 
     fn read_only(&self) -> bool {
@@ -33,14 +37,8 @@ impl Tool for MapRebuild {
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::strings(
-                "paths",
-                "Only these root-relative files or directories.",
-            ))
-            .param(
-                Param::boolean("full", "Re-index everything, ignoring what is unchanged.")
-                    .default(false),
-            )
+            .param(Param::strings("paths", "Only these files or directories."))
+            .param(Param::boolean("full", "Re-index every file.").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

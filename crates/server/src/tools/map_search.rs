@@ -46,18 +46,18 @@ impl Tool for MapSearch {
     }
 
     fn description(&self) -> &'static str {
-        "Find symbols and files by name (exact, prefix, substring, path, fuzzy), ranked by importance. Returns node IDs for map_neighbors and resolve."
+        "Orient: find symbols and files by name, ranked (exact hits alone unless limit is set); gives node IDs."
     }
 
     fn params(&self) -> Params {
         Params::new()
             .param(
-                Param::string("query", "Name, qualified name or path fragment.")
+                Param::string("query", "Name, qualified name or path part.")
                     .min_len(2)
                     .required(),
             )
-            .param(Param::one_of("kind", "Only nodes of this kind.", KINDS).default("any"))
-            .param(Param::integer("limit", "Maximum results.", 1, 100).default(20))
+            .param(Param::one_of("kind", "", KINDS).default("any"))
+            .param(Param::integer("limit", "", 1, 100).default(20))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

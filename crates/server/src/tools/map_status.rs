@@ -26,7 +26,11 @@ impl Tool for MapStatus {
     }
 
     fn description(&self) -> &'static str {
-        "Is the map built and fresh, which languages and language servers are available. Cheap; call first."
+        "Orient: is the map built and fresh; which languages and language servers exist. Cheap."
+    }
+
+    fn paged(&self) -> bool {
+        false
     }
 
     fn params(&self) -> Params {

@@ -99,6 +99,11 @@ pub trait Tool: Send + Sync + 'static {
     fn description(&self) -> &'static str;
     /// Declared parameters; `tokenBudget` and `cursor` are added for every tool.
     fn params(&self) -> Params;
+    /// Does the answer hold a list a budget can cut? Only then does `tools/list` show
+    /// `cursor` (every tool accepts it).
+    fn paged(&self) -> bool {
+        true
+    }
     /// `readOnlyHint`; only `map_rebuild` writes (its map folder).
     fn read_only(&self) -> bool {
         true

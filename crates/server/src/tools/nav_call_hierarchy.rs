@@ -67,32 +67,19 @@ impl Tool for NavCallHierarchy {
     }
 
     fn description(&self) -> &'static str {
-        "Callers (incoming) or callees (outgoing) of the function at file/line/col, to depth 1–3 (live language server; falls back to references)."
+        "Drill: callers (incoming) or callees (outgoing) of a function, depth 1–3 (live, else a marked fallback)."
     }
 
     fn params(&self) -> Params {
         position_params()
             .into_iter()
             .fold(Params::new(), Params::param)
-            .param(
-                Param::one_of(
-                    "direction",
-                    "incoming: who calls it; outgoing: what it calls.",
-                    &["incoming", "outgoing"],
-                )
-                .required(),
-            )
-            .param(Param::integer("depth", "Levels to follow.", 1, 3).default(1))
-            .param(Param::integer("maxSites", "Call sites listed per call.", 1, 100).default(3))
-            .param(Param::string(
-                "fileFilter",
-                "Only calls in files matching this glob or prefix.",
-            ))
-            .param(Param::boolean("excludeTests", "Leave out test code.").default(false))
-            .param(
-                Param::boolean("includeExternal", "Also list callees outside the root.")
-                    .default(false),
-            )
+            .param(Param::one_of("direction", "", &["incoming", "outgoing"]).required())
+            .param(Param::integer("depth", "", 1, 3).default(1))
+            .param(Param::integer("maxSites", "Sites per call.", 1, 100).default(3))
+            .param(Param::string("fileFilter", "Glob or path prefix."))
+            .param(Param::boolean("excludeTests", "").default(false))
+            .param(Param::boolean("includeExternal", "Library callees too.").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -34,13 +34,11 @@ use crate::ServerContext;
 /// The arguments of every position tool.
 pub fn position_params() -> [Param; 4] {
     [
-        Param::string("file", "File relative to the root (with line)."),
-        Param::integer("line", "1-based line.", 1, 10_000_000),
-        Param::integer("col", "1-based column in UTF-16 units.", 1, 1_000_000).default(1),
-        Param::string(
-            "nodeId",
-            "Or a map node ID instead of file/line/col (resolved to its name's live position).",
-        ),
+        // file/line/col are explained once, in the server's instructions.
+        Param::string("file", ""),
+        Param::integer("line", "", 1, 10_000_000),
+        Param::integer("col", "", 1, 1_000_000).default(1),
+        Param::string("nodeId", ""),
     ]
 }
 

@@ -23,7 +23,7 @@ impl Tool for NavDefinition {
     }
 
     fn description(&self) -> &'static str {
-        "Go to the definition of the symbol at file/line/col (live language server, exact). Library results are marked external."
+        "Drill: definition of the symbol (live language server). Library results are marked external."
     }
 
     fn params(&self) -> Params {

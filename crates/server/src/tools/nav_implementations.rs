@@ -26,7 +26,7 @@ impl Tool for NavImplementations {
     }
 
     fn description(&self) -> &'static str {
-        "Implementations of the interface, trait or abstract member at file/line/col (live language server)."
+        "Drill: implementations of an interface, trait or abstract member (live)."
     }
 
     fn params(&self) -> Params {

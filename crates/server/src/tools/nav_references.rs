@@ -71,22 +71,19 @@ impl Tool for NavReferences {
     }
 
     fn description(&self) -> &'static str {
-        "All references to the symbol at file/line/col (live language server), grouped by file then line. fileFilter (glob or path prefix) scopes them."
+        "Drill: all references to the symbol (live), by file then line."
     }
 
     fn params(&self) -> Params {
         position_params()
             .into_iter()
             .fold(Params::new(), Params::param)
-            .param(
-                Param::boolean("includeDeclaration", "Also list the declaration itself.")
-                    .default(false),
-            )
+            .param(Param::boolean("includeDeclaration", "").default(false))
             .param(Param::string(
                 "fileFilter",
-                "Only references in files matching this glob (src/**/*.ts) or path prefix (src/).",
+                "Glob (src/**/*.ts) or path prefix (src/).",
             ))
-            .param(Param::boolean("excludeTests", "Leave out test code.").default(false))
+            .param(Param::boolean("excludeTests", "").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -34,18 +34,18 @@ impl Tool for NavSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Outline of one file from the live language server: classes, functions, members with positions (depth and container give the nesting)."
+        "Drill: outline of one file (classes, functions, members) from the live language server."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("file", "File relative to the root.").required())
-            .param(Param::integer("depth", "Nesting levels shown.", 1, MAX_DEPTH as i64).default(2))
+            .param(Param::string("file", "").required())
+            .param(Param::integer("depth", "Nesting levels.", 1, MAX_DEPTH as i64).default(2))
             .param(Param::string(
                 "kind",
                 "Only this kind (class, method, …), flat.",
             ))
-            .param(Param::boolean("locals", "Include parameters and locals.").default(false))
+            .param(Param::boolean("locals", "Parameters and locals too.").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -18,7 +18,11 @@ impl Tool for NavType {
     }
 
     fn description(&self) -> &'static str {
-        "Resolved type, signature and docs of the symbol at file/line/col (live language server hover)."
+        "Drill: resolved type, signature and docs of the symbol (live hover)."
+    }
+
+    fn paged(&self) -> bool {
+        false
     }
 
     fn params(&self) -> Params {

@@ -46,17 +46,13 @@ impl Tool for NavWorkspaceSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Live symbol search across the root's language servers (exact names first). Slower than map_search but current."
+        "Drill: live symbol search across the root's language servers. Slower than map_search, but current."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(
-                Param::string("query", "Symbol name or part of it.")
-                    .min_len(3)
-                    .required(),
-            )
-            .param(Param::integer("limit", "Maximum results.", 1, 200).default(50))
+            .param(Param::string("query", "").min_len(3).required())
+            .param(Param::integer("limit", "", 1, 200).default(50))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

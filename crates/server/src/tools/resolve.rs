@@ -49,26 +49,19 @@ impl Tool for Resolve {
     }
 
     fn description(&self) -> &'static str {
-        "Cross map ⇄ live: nodeId → the live position of its name (verified by the language server; mapStale when the map disagrees), or file/line/col → enclosing symbols and their map nodeId."
+        "Cross map ⇄ live: nodeId → its verified live position (mapStale if the map moved); file/line → enclosing symbols and their nodeIds."
+    }
+
+    fn paged(&self) -> bool {
+        false
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string(
-                "nodeId",
-                "A map node ID (from map_search, map_neighbors, …).",
-            ))
-            .param(Param::string(
-                "file",
-                "Or a file relative to the root (with line).",
-            ))
-            .param(Param::integer("line", "1-based line.", 1, 10_000_000))
-            .param(Param::integer(
-                "col",
-                "1-based column in UTF-16 units.",
-                1,
-                1_000_000,
-            ))
+            .param(Param::string("nodeId", ""))
+            .param(Param::string("file", "Or file/line/col."))
+            .param(Param::integer("line", "", 1, 10_000_000))
+            .param(Param::integer("col", "", 1, 1_000_000))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
