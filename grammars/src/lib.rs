@@ -54,6 +54,11 @@ pub fn registry() -> Registry {
             [("go", tree_sitter_go::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "cpp",
+            [("cpp", tree_sitter_cpp::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -2,6 +2,7 @@
 //! strategy and parameters of each language's `[imports]` table (see `grammars/README.md`).
 
 mod dotted;
+mod include_path;
 mod jsonc;
 mod module_tree;
 mod package_dir;
@@ -22,6 +23,7 @@ enum Index {
     Path(path::PathIndex),
     ModuleTree(module_tree::ModuleTree),
     PackageDir(package_dir::PackageDir),
+    IncludePath(include_path::IncludePath),
     None,
 }
 
@@ -116,6 +118,9 @@ fn build(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> I
         Strategy::Path => Index::Path(path::PathIndex::new(rules, repo, read)),
         Strategy::ModuleTree => Index::ModuleTree(module_tree::ModuleTree::new(rules, repo, read)),
         Strategy::PackageDir => Index::PackageDir(package_dir::PackageDir::new(rules, repo, read)),
+        Strategy::IncludePath => {
+            Index::IncludePath(include_path::IncludePath::new(rules, repo, read))
+        }
         Strategy::None => Index::None,
     }
 }
@@ -129,6 +134,7 @@ fn resolve_with(pl: &PerLanguage, repo: &Repo, from: &str, module: &str) -> Impo
         Index::Path(p) => p.resolve(&pl.rules, repo, from, module),
         Index::ModuleTree(t) => t.resolve(&pl.rules, repo, from, module),
         Index::PackageDir(p) => p.resolve(&pl.rules, repo, from, module),
+        Index::IncludePath(p) => p.resolve(&pl.rules, repo, from, module),
         Index::None => ImportTarget::Unresolved,
     }
 }
