@@ -634,3 +634,231 @@ fn bindings_type_the_receivers_of_the_api_calls() {
     );
     assert_has(&bindings(&f), &["x: pkg|T in F @1", "y: New in F @1"]);
 }
+
+#[test]
+fn cpp_store_header_and_definitions() {
+    // The class lives in the header; its methods are defined out of class in the .cpp,
+    // qualified by their class. In-class declarations are not nodes, pure virtual ones are.
+    let h = extract_fixture("cpp", "include/store.hpp");
+    assert!(!h.had_errors);
+    assert_eq!(
+        defs(&h),
+        [
+            "def constant DEFAULT_TTL @7:14 pub",
+            "def class SessionStore @10:6 pub",
+            "def property SessionStore.ttl_ @18:8 parent=SessionStore",
+            "def property SessionStore.data_ @19:56 parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        h.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        h.defs[1].signature.as_deref(),
+        Some("class SessionStore : public BaseStore")
+    );
+    assert_has(&refs(&h), &["extends BaseStore from=SessionStore @10"]);
+    // A header's includes are visible to whoever includes it: re-exports.
+    assert_eq!(
+        imports(&h),
+        [
+            "import <map> [*] reexport @2",
+            "import <string> [*] reexport @3",
+            "import base.hpp [*] reexport @5",
+        ]
+    );
+
+    let f = extract_fixture("cpp", "src/store.cpp");
+    assert_eq!(
+        defs(&f),
+        [
+            "def method SessionStore.SessionStore @5:14 pub",
+            "def method SessionStore.get @8:41 pub",
+            "def method SessionStore.put @16:19 pub",
+            "def method SessionStore.refresh @21:19 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[3].signature.as_deref(),
+        Some("bool SessionStore::refresh(const std::string& key)")
+    );
+    assert_eq!(
+        f.defs[3].doc.as_deref(),
+        Some("Extends the session's lifetime; false when it is unknown.")
+    );
+    assert_eq!((f.defs[3].start_line, f.defs[3].end_line), (21, 28));
+    assert_has(
+        &refs(&f),
+        &[
+            "calls this|get from=SessionStore.refresh @22",
+            "calls this|put from=SessionStore.refresh @26",
+            "calls data_|find from=SessionStore.get @9",
+            "calls std|get from=SessionStore.get @13",
+            "calls std|time from=SessionStore.put @17",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import store.hpp [*] @0",
+            "import <ctime> [*] @2",
+            "import <tuple> [*] @3",
+        ]
+    );
+
+    let base = extract_fixture("cpp", "include/base.hpp");
+    assert_eq!(
+        defs(&base),
+        [
+            "def class BaseStore @6:6 pub",
+            "def method BaseStore.get @9:39 parent=BaseStore",
+            "def method BaseStore.put @10:17 parent=BaseStore",
+            "def method BaseStore.refresh @11:17 parent=BaseStore",
+        ]
+    );
+}
+
+#[test]
+fn cpp_api_and_umbrella_header() {
+    let f = extract_fixture("cpp", "src/api.cpp");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handle_refresh @8:12 pub",
+            "def function check @16:5 pub",
+            "def function check_both @20:5 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Which validate runs depends on the type each caller instantiates this with.")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @8",
+            "calls store|refresh from=handle_refresh @9",
+            "calls validate from=check @17",
+            "calls check from=check_both @21",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import api.hpp [*] @0",
+            "import <iostream> [*] @2",
+            "import util/email.hpp [*] @4",
+            "import util/token.hpp [*] @5",
+        ]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handle_refresh @8",
+            "key: std|string in handle_refresh @8",
+        ],
+    );
+    let shop = extract_fixture("cpp", "include/shop.hpp");
+    assert!(shop.defs.is_empty());
+    assert_eq!(
+        imports(&shop),
+        [
+            "import api.hpp [*] reexport @3",
+            "import store.hpp [*] reexport @4",
+        ]
+    );
+    // Prototypes are not nodes: the clash's definitions are the two .cpp functions.
+    let clash: Vec<String> = [
+        "include/util/email.hpp",
+        "src/util/email.cpp",
+        "src/util/token.cpp",
+    ]
+    .iter()
+    .flat_map(|p| defs(&extract_fixture("cpp", p)))
+    .filter(|d| d.contains("validate"))
+    .collect();
+    assert_eq!(
+        clash,
+        [
+            "def function validate @2:5 pub",
+            "def function validate @2:5 pub"
+        ]
+    );
+}
+
+#[test]
+fn cpp_forms() {
+    let src = r#"#define MAX_ITEMS 10
+#define SQUARE(x) ((x) * (x))
+namespace shop {
+enum class Color { Red, Green };
+typedef unsigned long Id;
+using Name = std::string;
+struct Point {
+    int x;
+    int sum() const { return x + this->x; }
+};
+class Cart : public Base, private shop::Helper {
+    Point* origin_;
+    void add(int n) { origin_->sum(); helper(n); }
+};
+namespace {
+static int hidden() { return 1; }
+}
+}
+int main() { auto c = new shop::Cart(); shop::Cart d; d.add(1); return 0; }
+"#;
+    let f = extract_source("cpp", "src/forms.cpp", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_has(
+        &defs(&f),
+        &[
+            "def constant MAX_ITEMS @0:8 pub",
+            "def function SQUARE @1:8 pub",
+            "def module shop @2:10 pub",
+            "def enum shop.Color @3:11 pub parent=shop",
+            "def constant shop.Color.Red @3:19 parent=shop.Color",
+            "def constant shop.Color.Green @3:24 parent=shop.Color",
+            "def type_alias shop.Id @4:22 pub parent=shop",
+            "def type_alias shop.Name @5:6 pub parent=shop",
+            "def struct shop.Point @6:7 pub parent=shop",
+            "def property shop.Point.x @7:8 parent=shop.Point",
+            "def method shop.Point.sum @8:8 parent=shop.Point",
+            "def class shop.Cart @10:6 pub parent=shop",
+            "def method shop.Cart.add @12:9 parent=shop.Cart",
+            "def function shop.hidden @15:11 parent=shop",
+            "def function main @18:4 pub",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends Base from=shop.Cart @10",
+            "extends shop|Helper from=shop.Cart @10",
+            "calls origin_|sum from=shop.Cart.add @12",
+            "calls helper from=shop.Cart.add @12",
+            "calls d|add from=main @18",
+        ],
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "origin_: Point in shop.Cart @11",
+            "d: shop|Cart in main @18",
+        ],
+    );
+}
+
+#[test]
+fn cpp_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("cpp") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("cpp", &file));
+        assert!(!facts.had_errors, "cpp/{file} has syntax errors");
+        assert_eq!(facts.lang, "cpp");
+    }
+}

@@ -409,3 +409,68 @@ fn go_packages_are_directories_without_tests() {
         files(&["pkg/a/a.go", "pkg/a/b.go"])
     );
 }
+
+#[test]
+fn cpp_fixture() {
+    let r = fixture_resolver("cpp");
+    let cpp = lang("cpp");
+    // Next to the includer first, then `-Iinclude` from compile_flags.txt.
+    assert_eq!(
+        r.resolve(&cpp, "include/store.hpp", "base.hpp"),
+        files(&["include/base.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/store.cpp", "store.hpp"),
+        files(&["include/store.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "util/token.hpp"),
+        files(&["include/util/token.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "<iostream>"),
+        ext("iostream")
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "gen/none.hpp"),
+        ImportTarget::Unresolved
+    );
+    assert!(r.is_config_file("compile_flags.txt"));
+}
+
+#[test]
+fn cpp_include_dirs_from_a_compilation_database() {
+    let r = memory_resolver(&[
+        (
+            "build/compile_commands.json",
+            r#"[{"directory": "..", "command": "c++ -Ithird/lib -isystem /usr/include -c app/main.cpp", "file": "app/main.cpp"}]"#,
+        ),
+        ("app/main.cpp", ""),
+        ("third/lib/dep/dep.hpp", ""),
+        ("include/own.hpp", ""),
+        ("app/local.hpp", ""),
+    ]);
+    let cpp = lang("cpp");
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "dep/dep.hpp"),
+        files(&["third/lib/dep/dep.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<dep/dep.hpp>"),
+        files(&["third/lib/dep/dep.hpp"])
+    );
+    // The common layout `include/` without any flag.
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "own.hpp"),
+        files(&["include/own.hpp"])
+    );
+    // `<…>` never looks next to the includer.
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<local.hpp>"),
+        ext("local.hpp")
+    );
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<sys/types.h>"),
+        ext("sys/types.h")
+    );
+}

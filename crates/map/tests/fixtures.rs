@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -124,6 +124,26 @@ const CASES: [Case; 5] = [
             "go:store/store.go#SessionStore.Get",
         ),
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "cpp",
+        store_class: "cpp:include/store.hpp#SessionStore",
+        refresh: "cpp:src/store.cpp#SessionStore.refresh",
+        put: "cpp:src/store.cpp#SessionStore.put",
+        caller: "cpp:src/api.cpp#handle_refresh",
+        api_file: "src/api.cpp",
+        store_file: "src/store.cpp",
+        clash_site: "cpp:src/api.cpp#check",
+        clash_defs: [
+            "cpp:src/util/email.cpp#validate",
+            "cpp:src/util/token.cpp#validate",
+        ],
+        token_file: "src/util/token.cpp",
+        stdlib: (
+            "cpp:src/store.cpp#SessionStore.get",
+            "cpp:src/store.cpp#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 

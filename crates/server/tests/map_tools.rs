@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -101,6 +101,20 @@ const CASES: [Case; 5] = [
             "go:util/token/token.go#Validate",
         ],
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "cpp",
+        store_class: "cpp:include/store.hpp#SessionStore",
+        refresh: "cpp:src/store.cpp#SessionStore.refresh",
+        put: "cpp:src/store.cpp#SessionStore.put",
+        caller: "cpp:src/api.cpp#handle_refresh",
+        api_file: "src/api.cpp",
+        clash_site: "cpp:src/api.cpp#check",
+        clash_defs: [
+            "cpp:src/util/email.cpp#validate",
+            "cpp:src/util/token.cpp#validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 
