@@ -59,6 +59,11 @@ pub fn registry() -> Registry {
             [("cpp", tree_sitter_cpp::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "c",
+            [("c", tree_sitter_c::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

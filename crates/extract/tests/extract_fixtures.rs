@@ -862,3 +862,246 @@ fn cpp_fixture_files_extract_without_errors() {
         assert_eq!(facts.lang, "cpp");
     }
 }
+
+#[test]
+fn c_store_header_and_functions() {
+    let h = extract_fixture("c", "include/store.h");
+    assert!(!h.had_errors);
+    // Include guards are not constants; prototypes are not nodes.
+    assert_eq!(
+        defs(&h),
+        [
+            "def constant DEFAULT_TTL @8:8 pub",
+            "def constant MAX_SESSIONS @9:8 pub",
+            "def enum SessionState @11:5 pub",
+            "def constant SessionState.SESSION_ACTIVE @11:20 parent=SessionState",
+            "def constant SessionState.SESSION_EXPIRED @11:36 parent=SessionState",
+            "def struct Session @13:7 pub",
+            "def property Session.key @14:9 pub parent=Session",
+            "def property Session.value @15:9 pub parent=Session",
+            "def property Session.expires @16:11 pub parent=Session",
+            "def struct SessionStore @20:7 pub",
+            "def property SessionStore.base @21:21 pub parent=SessionStore",
+            "def property SessionStore.ttl @22:8 pub parent=SessionStore",
+            "def property SessionStore.count @23:11 pub parent=SessionStore",
+            "def property SessionStore.sessions @24:20 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        h.defs[9].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕. Its first member is its BaseStore.")
+    );
+    assert_eq!(
+        imports(&h),
+        [
+            "import <stddef.h> [*] reexport @3",
+            "import <time.h> [*] reexport @4",
+            "import base.h [*] reexport @6",
+        ]
+    );
+    // The "base": a table of function pointers, which are its members.
+    let base = extract_fixture("c", "include/base.h");
+    assert_eq!(
+        defs(&base),
+        [
+            "def struct BaseStore @6:7 pub",
+            "def property BaseStore.get @7:18 pub parent=BaseStore",
+            "def property BaseStore.put @8:11 pub parent=BaseStore",
+            "def property BaseStore.refresh @9:11 pub parent=BaseStore",
+            "def property BaseStore.free @10:11 pub parent=BaseStore",
+        ]
+    );
+
+    let f = extract_fixture("c", "src/store.c");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function base_get @5:19",
+            "def function base_put @9:12",
+            "def function base_refresh @13:12",
+            "def function base_free @17:12",
+            "def function store_new @22:21 pub",
+            "def function store_get @31:12 pub",
+            "def function store_put @40:5 pub",
+            "def function store_refresh @51:5 pub",
+            "def function store_free @60:5 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[7].signature.as_deref(),
+        Some("bool store_refresh(struct SessionStore *store, const char *key)")
+    );
+    assert_eq!(
+        f.defs[7].doc.as_deref(),
+        Some("Extends the session's lifetime; false when it is unknown.")
+    );
+    assert_eq!((f.defs[7].start_line, f.defs[7].end_line), (51, 58));
+    assert_has(
+        &refs(&f),
+        &[
+            "calls store_get from=store_refresh @52",
+            "calls store_put from=store_refresh @56",
+            "calls free from=store_free @61",
+            "references SessionStore from=store_refresh @51",
+            "references base_refresh from=store_new @24",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import store.h [*] @0",
+            "import <stdlib.h> [*] @2",
+            "import <string.h> [*] @3",
+        ]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in store_refresh @51",
+            "s: Session in store_put @44",
+        ],
+    );
+}
+
+#[test]
+fn c_api_and_the_validate_clash() {
+    let f = extract_fixture("c", "src/api.c");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handle_refresh @5:12 pub",
+            "def function refresh_default @12:5 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @5",
+            "calls store_refresh from=handle_refresh @6",
+            "calls base|refresh from=refresh_default @15",
+            "calls base|free from=refresh_default @16",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        ["import api.h [*] @0", "import <stdio.h> [*] @2"]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handle_refresh @5",
+            "base: BaseStore in refresh_default @14",
+        ],
+    );
+    let shop = extract_fixture("c", "include/shop.h");
+    assert!(shop.defs.is_empty());
+    assert_eq!(
+        imports(&shop),
+        [
+            "import api.h [*] reexport @4",
+            "import store.h [*] reexport @5"
+        ]
+    );
+    // Two `static` functions named validate, each behind a table of function pointers.
+    let email = extract_fixture("c", "src/util/email.c");
+    assert_eq!(
+        defs(&email),
+        [
+            "def function validate @4:12",
+            "def constant email_validator @8:23 pub",
+        ]
+    );
+    assert_has(
+        &refs(&email),
+        &["references validate from=email_validator @8"],
+    );
+    let check = extract_fixture("c", "src/util/check.c");
+    assert_eq!(
+        defs(&check),
+        [
+            "def constant validators @3:37",
+            "def function check @6:5 pub"
+        ]
+    );
+    assert_has(
+        &refs(&check),
+        &[
+            "calls validate from=check @9",
+            "references token_validator from=validators @3",
+        ],
+    );
+}
+
+#[test]
+fn c_forms() {
+    let src = r#"#define SQUARE(x) ((x) * (x))
+typedef unsigned long Id;
+typedef struct Point { int x, y; } Point;
+typedef struct { int w; } Size;
+typedef struct rect_s { Size size; } Rect;
+typedef int (*Compare)(const void *, const void *);
+union Value { int i; double d; };
+int counter = 0;
+static const char *names[] = {"a"};
+extern int elsewhere;
+int **grid(void) { return 0; }
+int main(void) { struct Point p = {0}; Id id = 1; return grid()[0][0] + SQUARE(p.x) + (int)id; }
+"#;
+    let f = extract_source("c", "src/forms.c", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_has(
+        &defs(&f),
+        &[
+            "def function SQUARE @0:8 pub",
+            "def type_alias Id @1:22 pub",
+            "def struct Point @2:15 pub",
+            "def property Point.x @2:27 pub parent=Point",
+            "def struct Size @3:26 pub",
+            "def property Size.w @3:21 pub parent=Size",
+            "def struct rect_s @4:15 pub",
+            "def property rect_s.size @4:29 pub parent=rect_s",
+            "def type_alias Rect @4:37 pub",
+            "def type_alias Compare @5:14 pub",
+            "def struct Value @6:6 pub",
+            "def variable counter @7:4 pub",
+            "def constant names @8:19",
+            "def function grid @10:6 pub",
+            "def function main @11:4 pub",
+        ],
+    );
+    // One node for `typedef struct Point { … } Point;`.
+    assert_eq!(
+        defs(&f)
+            .iter()
+            .filter(|d| d.split(' ').nth(2) == Some("Point"))
+            .count(),
+        1,
+        "{:#?}",
+        defs(&f)
+    );
+    assert_none_starts(
+        &defs(&f),
+        &["def variable elsewhere", "def constant elsewhere"],
+    );
+    assert_has(
+        &refs(&f),
+        &["calls grid from=main @11", "calls SQUARE from=main @11"],
+    );
+    assert_has(
+        &bindings(&f),
+        &["p: Point in main @11", "id: Id in main @11"],
+    );
+}
+
+#[test]
+fn c_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("c") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("c", &file));
+        assert!(!facts.had_errors, "c/{file} has syntax errors");
+        assert_eq!(facts.lang, "c");
+    }
+}

@@ -474,3 +474,27 @@ fn cpp_include_dirs_from_a_compilation_database() {
         ext("sys/types.h")
     );
 }
+
+#[test]
+fn c_fixture() {
+    let r = fixture_resolver("c");
+    let c = lang("c");
+    assert_eq!(
+        r.resolve(&c, "include/store.h", "base.h"),
+        files(&["include/base.h"])
+    );
+    // `-Iinclude` from compile_flags.txt (the importer's directory has no such file).
+    assert_eq!(
+        r.resolve(&c, "src/util/check.c", "util/email.h"),
+        files(&["include/util/email.h"])
+    );
+    assert_eq!(
+        r.resolve(&c, "src/api.c", "api.h"),
+        files(&["include/api.h"])
+    );
+    assert_eq!(r.resolve(&c, "src/store.c", "<stdlib.h>"), ext("stdlib.h"));
+    assert_eq!(
+        r.resolve(&c, "src/api.c", "missing.h"),
+        ImportTarget::Unresolved
+    );
+}

@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 7] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -144,6 +144,23 @@ const CASES: [Case; 6] = [
             "cpp:src/store.cpp#SessionStore.get",
         ),
         call: ("store.refresh(key)", "store.put(key, label)"),
+    },
+    Case {
+        dir: "c",
+        store_class: "c:include/store.h#SessionStore",
+        refresh: "c:src/store.c#store_refresh",
+        put: "c:src/store.c#store_put",
+        caller: "c:src/api.c#handle_refresh",
+        api_file: "src/api.c",
+        store_file: "src/store.c",
+        clash_site: "c:src/util/check.c#check",
+        clash_defs: ["c:src/util/email.c#validate", "c:src/util/token.c#validate"],
+        token_file: "src/util/token.c",
+        stdlib: (
+            "c:src/store.c#store_free",
+            "c:include/base.h#BaseStore.free",
+        ),
+        call: ("store_refresh(store, key)", "store_put(store, key, label)"),
     },
 ];
 
