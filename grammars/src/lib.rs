@@ -64,6 +64,11 @@ pub fn registry() -> Registry {
             [("c", tree_sitter_c::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "swift",
+            [("swift", tree_sitter_swift::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

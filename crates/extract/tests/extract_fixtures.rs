@@ -1105,3 +1105,181 @@ fn c_fixture_files_extract_without_errors() {
         assert_eq!(facts.lang, "c");
     }
 }
+
+#[test]
+fn swift_store_protocol_and_extension() {
+    let f = extract_fixture("swift", "Sources/Store/Store.swift");
+    assert!(!f.had_errors);
+    // Members of `extension SessionStore: BaseStore` belong to SessionStore.
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant defaultTTL @2:11 pub",
+            "def struct SessionStore @5:14 pub",
+            "def property SessionStore.data @6:16 parent=SessionStore",
+            "def property SessionStore.ttl @7:15 pub parent=SessionStore",
+            "def method SessionStore.init @9:11 pub parent=SessionStore",
+            "def method SessionStore.refresh @14:25 pub parent=SessionStore",
+            "def method SessionStore.get @25:16 pub parent=SessionStore",
+            "def method SessionStore.put @29:25 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("public mutating func refresh(_ key: String) -> Bool")
+    );
+    assert_eq!((f.defs[5].start_line, f.defs[5].end_line), (14, 20));
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @23",
+            "calls self|get from=SessionStore.refresh @15",
+            "calls self|put from=SessionStore.refresh @18",
+            "calls Session from=SessionStore.put @30",
+        ],
+    );
+    // `data[key]` is a subscript, not a call.
+    assert_none_starts(&refs(&f), &["calls data "]);
+    assert_eq!(imports(&f), ["import Foundation [*] @0"]);
+
+    let base = extract_fixture("swift", "Sources/Store/BaseStore.swift");
+    assert_eq!(
+        defs(&base),
+        [
+            "def interface BaseStore @3:16 pub",
+            "def method BaseStore.get @4:9 pub parent=BaseStore",
+            "def method BaseStore.put @5:18 pub parent=BaseStore",
+            "def method BaseStore.refresh @6:18 pub parent=BaseStore",
+            "def struct Session @10:14 pub",
+            "def property Session.value @11:15 pub parent=Session",
+            "def property Session.expires @12:15 pub parent=Session",
+        ]
+    );
+}
+
+#[test]
+fn swift_api_module_import_and_reexport() {
+    let f = extract_fixture("swift", "Sources/Shop/API.swift");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handleRefresh @4:12 pub",
+            "def function check @11:5 pub",
+            "def function loadedValue @16:5 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handleRefresh @4",
+            "calls store|refresh from=handleRefresh @5",
+            "calls validate from=check @12",
+            "calls result|get from=loadedValue @17",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        ["import Foundation [*] @0", "import Store [*] @1"]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handleRefresh @4",
+            "result: Result in loadedValue @16",
+        ],
+    );
+    let shop = extract_fixture("swift", "Sources/Shop/Shop.swift");
+    assert_eq!(imports(&shop), ["import Store [*] reexport @1"]);
+    assert_eq!(defs(&shop), ["def constant refreshHandler @4:11 pub"]);
+    let clash: Vec<String> = [
+        "Sources/Shop/util/email.swift",
+        "Sources/Shop/util/token.swift",
+    ]
+    .iter()
+    .flat_map(|p| defs(&extract_fixture("swift", p)))
+    .filter(|d| d.contains("validate"))
+    .collect();
+    assert_eq!(
+        clash,
+        [
+            "def function validate @5:5 pub",
+            "def function validate @5:5 pub"
+        ]
+    );
+}
+
+#[test]
+fn swift_forms() {
+    let src = r#"typealias Key = String
+protocol Named: CustomStringConvertible { var name: String { get } }
+enum Color: String { case red, green
+    func shade() -> Color { return self }
+}
+class Cart: Base, Named {
+    private var items: [Key] = []
+    fileprivate func hidden() {}
+    var name: String { "cart" }
+    func add(_ k: Key) { items.append(k); let c = Cart(); c.hidden(); helper { 1 }; _ = items[0] }
+}
+actor Counter { var n = 0 }
+extension Cart { func total() -> Int { self.items.count } }
+var counter = 0
+"#;
+    let f = extract_source("swift", "Sources/M/forms.swift", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_eq!(
+        defs(&f),
+        [
+            "def type_alias Key @0:10 pub",
+            "def interface Named @1:9 pub",
+            "def property Named.name @1:46 pub parent=Named",
+            "def enum Color @2:5 pub",
+            "def constant Color.red @2:26 pub parent=Color",
+            "def constant Color.green @2:31 pub parent=Color",
+            "def method Color.shade @3:9 pub parent=Color",
+            "def class Cart @5:6 pub",
+            "def property Cart.items @6:16 parent=Cart",
+            "def method Cart.hidden @7:21 parent=Cart",
+            "def property Cart.name @8:8 pub parent=Cart",
+            "def method Cart.add @9:9 pub parent=Cart",
+            "def class Counter @11:6 pub",
+            "def property Counter.n @11:20 pub parent=Counter",
+            "def method Cart.total @12:22 pub parent=Cart",
+            "def variable counter @13:4 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends CustomStringConvertible from=Named @1",
+            "extends Base from=Cart @5",
+            "extends Named from=Cart @5",
+            "calls items|append from=Cart.add @9",
+            "calls Cart from=Cart.add @9",
+            "calls c|hidden from=Cart.add @9",
+            "calls helper from=Cart.add @9",
+        ],
+    );
+    assert_none_starts(&refs(&f), &["calls items from"]);
+    assert_has(
+        &bindings(&f),
+        &["c: Cart in Cart.add @9", "k: Key in Cart.add @9"],
+    );
+}
+
+#[test]
+fn swift_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("swift") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("swift", &file));
+        assert!(!facts.had_errors, "swift/{file} has syntax errors");
+        assert_eq!(facts.lang, "swift");
+    }
+}

@@ -23,7 +23,14 @@ fn every_language_has_an_import_strategy() {
         assert!(
             matches!(
                 strategy,
-                Some("dotted" | "path" | "module_tree" | "package_dir" | "include_path")
+                Some(
+                    "dotted"
+                        | "path"
+                        | "module_tree"
+                        | "package_dir"
+                        | "include_path"
+                        | "module_dir"
+                )
             ),
             "{}: [imports] strategy = {strategy:?}",
             lang.id()

@@ -498,3 +498,32 @@ fn c_fixture() {
         ImportTarget::Unresolved
     );
 }
+
+#[test]
+fn swift_fixture() {
+    let r = fixture_resolver("swift");
+    let swift = lang("swift");
+    // A module is its target directory, every file below it.
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Store"),
+        files(&["Sources/Store/BaseStore.swift", "Sources/Store/Store.swift"])
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Store/Store.swift", "Shop"),
+        files(&[
+            "Sources/Shop/API.swift",
+            "Sources/Shop/Shop.swift",
+            "Sources/Shop/util/email.swift",
+            "Sources/Shop/util/token.swift",
+        ])
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Foundation"),
+        ext("Foundation")
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Foundation.NSString"),
+        ext("Foundation")
+    );
+    assert!(r.is_config_file("Package.swift"));
+}

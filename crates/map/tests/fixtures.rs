@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -161,6 +161,26 @@ const CASES: [Case; 7] = [
             "c:include/base.h#BaseStore.free",
         ),
         call: ("store_refresh(store, key)", "store_put(store, key, label)"),
+    },
+    Case {
+        dir: "swift",
+        store_class: "swift:Sources/Store/Store.swift#SessionStore",
+        refresh: "swift:Sources/Store/Store.swift#SessionStore.refresh",
+        put: "swift:Sources/Store/Store.swift#SessionStore.put",
+        caller: "swift:Sources/Shop/API.swift#handleRefresh",
+        api_file: "Sources/Shop/API.swift",
+        store_file: "Sources/Store/Store.swift",
+        clash_site: "swift:Sources/Shop/API.swift#check",
+        clash_defs: [
+            "swift:Sources/Shop/util/email.swift#validate",
+            "swift:Sources/Shop/util/token.swift#validate",
+        ],
+        token_file: "Sources/Shop/util/token.swift",
+        stdlib: (
+            "swift:Sources/Shop/API.swift#loadedValue",
+            "swift:Sources/Store/Store.swift#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 

@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -126,6 +126,20 @@ const CASES: [Case; 7] = [
         clash_site: "c:src/util/check.c#check",
         clash_defs: ["c:src/util/email.c#validate", "c:src/util/token.c#validate"],
         call: ("store_refresh(store, key)", "store_put(store, key, label)"),
+    },
+    Case {
+        dir: "swift",
+        store_class: "swift:Sources/Store/Store.swift#SessionStore",
+        refresh: "swift:Sources/Store/Store.swift#SessionStore.refresh",
+        put: "swift:Sources/Store/Store.swift#SessionStore.put",
+        caller: "swift:Sources/Shop/API.swift#handleRefresh",
+        api_file: "Sources/Shop/API.swift",
+        clash_site: "swift:Sources/Shop/API.swift#check",
+        clash_defs: [
+            "swift:Sources/Shop/util/email.swift#validate",
+            "swift:Sources/Shop/util/token.swift#validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 

@@ -18,6 +18,8 @@ pub enum Strategy {
     PackageDir,
     /// File paths searched in the importer's directory and include directories.
     IncludePath,
+    /// A module is a directory under a source root, with every file below it.
+    ModuleDir,
     /// No resolution: everything is unresolved.
     None,
 }
@@ -96,6 +98,7 @@ impl Rules {
             Some("module_tree") => Strategy::ModuleTree,
             Some("package_dir") => Strategy::PackageDir,
             Some("include_path") => Strategy::IncludePath,
+            Some("module_dir") => Strategy::ModuleDir,
             _ => Strategy::None,
         };
         let external = match s("external").as_deref() {
