@@ -65,3 +65,9 @@
 (template_declaration (function_definition) @exported)
 (translation_unit (template_declaration [(class_specifier) (struct_specifier)] @exported))
 (function_definition (storage_class_specifier) @_s (#eq? @_s "static")) @unexported
+; Members: public in a struct/union by default and after `public:`; not after `private:` or
+; `protected:` (which wins when a class switches back and forth: an approximation).
+([(struct_specifier body: (field_declaration_list [(field_declaration) (function_definition) (declaration)] @exported))
+  (union_specifier body: (field_declaration_list [(field_declaration) (function_definition) (declaration)] @exported))])
+(field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @exported (#eq? @_a "public"))
+(field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @unexported (#match? @_a "^(private|protected)$"))

@@ -71,3 +71,31 @@ fn odd_inputs_never_panic() {
     assert_eq!(extract_source("py", "e.py", "x = 1").lines, 1);
     assert_eq!(extract_source("py", "e.py", "x = 1\ny = 2\n").lines, 2);
 }
+
+#[test]
+fn c_cpp_and_swift_with_garbage() {
+    let f = extract_source(
+        "c",
+        "m.c",
+        "#include \"a.h\"\nint good(void) { return 1; }\nint bad( {\n}}}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:4 pub"]);
+    assert_eq!(imports(&f), ["import a.h [*] @0"]);
+
+    let f = extract_source(
+        "cpp",
+        "m.cpp",
+        "#include <vector>\nvoid Good::ok() {}\nclass X { void f( };\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def method Good.ok @1:11 pub"]);
+
+    let f = extract_source(
+        "swift",
+        "m.swift",
+        "import Foundation\nfunc good() {}\nfunc bad( {\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:5 pub"]);
+}

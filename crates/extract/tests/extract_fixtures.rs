@@ -712,9 +712,9 @@ fn cpp_store_header_and_definitions() {
         defs(&base),
         [
             "def class BaseStore @6:6 pub",
-            "def method BaseStore.get @9:39 parent=BaseStore",
-            "def method BaseStore.put @10:17 parent=BaseStore",
-            "def method BaseStore.refresh @11:17 parent=BaseStore",
+            "def method BaseStore.get @9:39 pub parent=BaseStore",
+            "def method BaseStore.put @10:17 pub parent=BaseStore",
+            "def method BaseStore.refresh @11:17 pub parent=BaseStore",
         ]
     );
 }
@@ -823,8 +823,8 @@ int main() { auto c = new shop::Cart(); shop::Cart d; d.add(1); return 0; }
             "def type_alias shop.Id @4:22 pub parent=shop",
             "def type_alias shop.Name @5:6 pub parent=shop",
             "def struct shop.Point @6:7 pub parent=shop",
-            "def property shop.Point.x @7:8 parent=shop.Point",
-            "def method shop.Point.sum @8:8 parent=shop.Point",
+            "def property shop.Point.x @7:8 pub parent=shop.Point",
+            "def method shop.Point.sum @8:8 pub parent=shop.Point",
             "def class shop.Cart @10:6 pub parent=shop",
             "def method shop.Cart.add @12:9 parent=shop.Cart",
             "def function shop.hidden @15:11 parent=shop",
@@ -1282,4 +1282,23 @@ fn swift_fixture_files_extract_without_errors() {
         assert!(!facts.had_errors, "swift/{file} has syntax errors");
         assert_eq!(facts.lang, "swift");
     }
+}
+
+#[test]
+fn cpp_member_visibility_follows_access_sections() {
+    let src = "class A {\n    int hidden_;\npublic:\n    void shown() {}\n    virtual int pure() = 0;\nprivate:\n    int secret_;\n};\nstruct B { int x; private: int y; };\n";
+    let f = extract_source("cpp", "a.hpp", src);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class A @0:6 pub",
+            "def property A.hidden_ @1:8 parent=A",
+            "def method A.shown @3:9 pub parent=A",
+            "def method A.pure @4:16 pub parent=A",
+            "def property A.secret_ @6:8 parent=A",
+            "def struct B @8:7 pub",
+            "def property B.x @8:15 pub parent=B",
+            "def property B.y @8:31 parent=B",
+        ]
+    );
 }
