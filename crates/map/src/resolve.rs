@@ -6,6 +6,8 @@
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
 //!    see `infer.rs`) gives the member of that type, with the type's confidence;
+//!    A receiver nothing else names may be a member of the enclosing type (an implicit
+//!    `this`: `store_->refresh()`), typed by its declaration;
 //! 3. the only visible (exported, or in the same directory) top-level definition of that
 //!    name in the repository → `name`;
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
@@ -709,6 +711,15 @@ impl<'a> Resolver<'a> {
                         return self.member_of_lookup(cx, l, conf, name, kind, depth);
                     }
                     Outcome::Candidates(_) | Outcome::Drop => {}
+                }
+                // An implicit receiver: a member of the enclosing type (`store_->refresh()`
+                // in a method defined apart from the class that declares `store_`), typed by
+                // its declaration wherever that is. Only when nothing else names `q`.
+                if let Some(t) = self.enclosing_type(from)
+                    && let Some(p) = self.member(t, sym, EdgeKind::References, 0)
+                    && p != from
+                {
+                    return self.member_of_value(cx, p, Confidence::Exact, name, kind, depth);
                 }
             }
             return self.unknown_receiver(cx, name, kind);

@@ -516,3 +516,40 @@ fn a_changed_resolver_config_re_resolves_imports() {
             .any(|n| n.node.id == email)
     );
 }
+
+/// C++ members typed in a header reach their type's methods from out-of-class definitions
+/// in another file: `store_->refresh()` (an implicit `this`) and `this->store_->refresh()`.
+#[test]
+fn calls_through_typed_members_of_the_enclosing_type() {
+    let case = CASES.iter().find(|c| c.dir == "cpp").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join(case.dir), dir.path());
+    std::fs::write(
+        dir.path().join("include/service.hpp"),
+        "#pragma once\n#include \"store.hpp\"\n\nclass Service {\npublic:\n    explicit Service(SessionStore* store);\n    bool touch(const std::string& key);\n    bool touch_again(const std::string& key);\n\nprivate:\n    SessionStore* store_;\n};\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/service.cpp"),
+        "#include \"service.hpp\"\n\nService::Service(SessionStore* store) : store_(store) {}\n\nbool Service::touch(const std::string& key) { return store_->refresh(key); }\n\nbool Service::touch_again(const std::string& key) { return this->store_->refresh(key); }\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    for from in [
+        "cpp:src/service.cpp#Service.touch",
+        "cpp:src/service.cpp#Service.touch_again",
+    ] {
+        let out = map.neighbors(from, Direction::Out, None, 1, 50).unwrap();
+        let hit = out
+            .neighbors
+            .iter()
+            .find(|n| n.node.id == case.refresh && n.edge == EdgeKind::Calls)
+            .unwrap_or_else(|| panic!("{from}: {:?}", out.neighbors));
+        assert_ne!(hit.confidence, Confidence::Candidate, "{from}");
+    }
+}
