@@ -518,7 +518,8 @@ fn a_changed_resolver_config_re_resolves_imports() {
 }
 
 /// C++ members typed in a header reach their type's methods from out-of-class definitions
-/// in another file: `store_->refresh()` (an implicit `this`) and `this->store_->refresh()`.
+/// in another file: `store_->refresh()` (an implicit `this`) and `this->store_->refresh()`;
+/// a bare `touch(key)` in a method is `this->touch(key)`.
 #[test]
 fn calls_through_typed_members_of_the_enclosing_type() {
     let case = CASES.iter().find(|c| c.dir == "cpp").unwrap();
@@ -526,12 +527,12 @@ fn calls_through_typed_members_of_the_enclosing_type() {
     copy_dir(&fixtures_dir().join(case.dir), dir.path());
     std::fs::write(
         dir.path().join("include/service.hpp"),
-        "#pragma once\n#include \"store.hpp\"\n\nclass Service {\npublic:\n    explicit Service(SessionStore* store);\n    bool touch(const std::string& key);\n    bool touch_again(const std::string& key);\n\nprivate:\n    SessionStore* store_;\n};\n",
+        "#pragma once\n#include \"store.hpp\"\n\nclass Service {\npublic:\n    explicit Service(SessionStore* store);\n    bool touch(const std::string& key);\n    bool touch_again(const std::string& key);\n    bool touch_twice(const std::string& key);\n\nprivate:\n    SessionStore* store_;\n};\n",
     )
     .unwrap();
     std::fs::write(
         dir.path().join("src/service.cpp"),
-        "#include \"service.hpp\"\n\nService::Service(SessionStore* store) : store_(store) {}\n\nbool Service::touch(const std::string& key) { return store_->refresh(key); }\n\nbool Service::touch_again(const std::string& key) { return this->store_->refresh(key); }\n",
+        "#include \"service.hpp\"\n\nService::Service(SessionStore* store) : store_(store) {}\n\nbool Service::touch(const std::string& key) { return store_->refresh(key); }\n\nbool Service::touch_again(const std::string& key) { return this->store_->refresh(key); }\n\nbool Service::touch_twice(const std::string& key) { return touch(key) && touch_again(key); }\n",
     )
     .unwrap();
     let (map, _) = Map::open(
@@ -551,5 +552,26 @@ fn calls_through_typed_members_of_the_enclosing_type() {
             .find(|n| n.node.id == case.refresh && n.edge == EdgeKind::Calls)
             .unwrap_or_else(|| panic!("{from}: {:?}", out.neighbors));
         assert_ne!(hit.confidence, Confidence::Candidate, "{from}");
+    }
+    // A bare call of a sibling method means `this->touch(key)`.
+    let out = map
+        .neighbors(
+            "cpp:src/service.cpp#Service.touch_twice",
+            Direction::Out,
+            None,
+            1,
+            50,
+        )
+        .unwrap();
+    for to in [
+        "cpp:src/service.cpp#Service.touch",
+        "cpp:src/service.cpp#Service.touch_again",
+    ] {
+        let hit = out
+            .neighbors
+            .iter()
+            .find(|n| n.node.id == to)
+            .unwrap_or_else(|| panic!("{to}: {:?}", out.neighbors));
+        assert_eq!(hit.confidence, Confidence::Exact, "{to}");
     }
 }
