@@ -575,3 +575,49 @@ fn calls_through_typed_members_of_the_enclosing_type() {
         assert_eq!(hit.confidence, Confidence::Exact, "{to}");
     }
 }
+
+/// `implicit_receiver` is per language: a bare `get(key)` in a Swift method is `self.get`;
+/// in Python, where the receiver is always spelled, a bare `open(path)` in a method stays
+/// the builtin and never becomes the class's own `open`.
+#[test]
+fn bare_member_calls_follow_the_language_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join("swift"), dir.path());
+    std::fs::write(
+        dir.path().join("Sources/Store/Touch.swift"),
+        "extension SessionStore {\n    public mutating func touch(_ key: String) -> Bool {\n        return get(key) != nil && refresh(key)\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("files.py"),
+        "class Files:\n    def open(self, path):\n        return path\n\n    def read(self, path):\n        return open(path).read()\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let out = |id: &str| {
+        map.neighbors(id, Direction::Out, None, 1, 50)
+            .unwrap()
+            .neighbors
+    };
+    let touch = out("swift:Sources/Store/Touch.swift#SessionStore.touch");
+    for to in [
+        "swift:Sources/Store/Store.swift#SessionStore.get",
+        "swift:Sources/Store/Store.swift#SessionStore.refresh",
+    ] {
+        let hit = touch
+            .iter()
+            .find(|n| n.node.id == to)
+            .unwrap_or_else(|| panic!("{to}: {touch:?}"));
+        assert_eq!(hit.confidence, Confidence::Exact);
+    }
+    let read = out("py:files.py#Files.read");
+    assert!(
+        !read.iter().any(|n| n.node.id == "py:files.py#Files.open"),
+        "{read:?}"
+    );
+}
