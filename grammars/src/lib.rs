@@ -74,6 +74,21 @@ pub fn registry() -> Registry {
             [("scala", tree_sitter_scala::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "cpp",
+            [("cpp", tree_sitter_cpp::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "c",
+            [("c", tree_sitter_c::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "swift",
+            [("swift", tree_sitter_swift::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -106,7 +106,14 @@ pub fn extract_path(lang: &Language, path: &str, source: &str) -> facts::FileFac
         .imports
         .get("reexport_files")
         .and_then(|v| v.as_array())
-        .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(file_name)));
+        .is_some_and(|names| {
+            names.iter().filter_map(|n| n.as_str()).any(|n| {
+                // `*.h`: every file with that extension (headers re-export their includes).
+                n == file_name
+                    || n.strip_prefix('*')
+                        .is_some_and(|suffix| file_name.ends_with(suffix))
+            })
+        });
     if reexport_file {
         for import in &mut facts.imports {
             import.reexport = true;

@@ -211,7 +211,10 @@ mod tests {
             first_doc_sentence("/// <summary>Keeps <c>x</c>.</summary>").as_deref(),
             Some("Keeps <c>x</c>.")
         );
-        assert_eq!(first_doc_sentence("// a < b > c").as_deref(), Some("a < b > c"));
+        assert_eq!(
+            first_doc_sentence("// a < b > c").as_deref(),
+            Some("a < b > c")
+        );
     }
 
     #[test]

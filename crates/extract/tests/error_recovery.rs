@@ -110,3 +110,31 @@ fn jvm_and_dotnet_files_that_stop_parsing() {
     assert_has(&defs(&f), &["def method M.ok @3:6 pub parent=M"]);
     assert_eq!(imports(&f), ["import b.C [C] @1"]);
 }
+
+#[test]
+fn c_cpp_and_swift_with_garbage() {
+    let f = extract_source(
+        "c",
+        "m.c",
+        "#include \"a.h\"\nint good(void) { return 1; }\nint bad( {\n}}}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:4 pub"]);
+    assert_eq!(imports(&f), ["import a.h [*] @0"]);
+
+    let f = extract_source(
+        "cpp",
+        "m.cpp",
+        "#include <vector>\nvoid Good::ok() {}\nclass X { void f( };\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def method Good.ok @1:11 pub"]);
+
+    let f = extract_source(
+        "swift",
+        "m.swift",
+        "import Foundation\nfunc good() {}\nfunc bad( {\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:5 pub"]);
+}

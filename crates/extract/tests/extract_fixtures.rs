@@ -1223,3 +1223,687 @@ fn kotlin_secondary_constructors_are_methods() {
         ]
     );
 }
+
+#[test]
+fn cpp_store_header_and_definitions() {
+    // The class lives in the header; its methods are defined out of class in the .cpp,
+    // qualified by their class. In-class declarations are not nodes, pure virtual ones are.
+    let h = extract_fixture("cpp", "include/store.hpp");
+    assert!(!h.had_errors);
+    assert_eq!(
+        defs(&h),
+        [
+            "def constant DEFAULT_TTL @7:14 pub",
+            "def class SessionStore @10:6 pub",
+            "def property SessionStore.ttl_ @18:8 parent=SessionStore",
+            "def property SessionStore.data_ @19:56 parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        h.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        h.defs[1].signature.as_deref(),
+        Some("class SessionStore : public BaseStore")
+    );
+    assert_has(&refs(&h), &["extends BaseStore from=SessionStore @10"]);
+    // A header's includes are visible to whoever includes it: re-exports.
+    assert_eq!(
+        imports(&h),
+        [
+            "import <map> [*] reexport @2",
+            "import <string> [*] reexport @3",
+            "import base.hpp [*] reexport @5",
+        ]
+    );
+
+    let f = extract_fixture("cpp", "src/store.cpp");
+    assert_eq!(
+        defs(&f),
+        [
+            "def method SessionStore.SessionStore @5:14 pub",
+            "def method SessionStore.get @8:41 pub",
+            "def method SessionStore.put @16:19 pub",
+            "def method SessionStore.refresh @21:19 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[3].signature.as_deref(),
+        Some("bool SessionStore::refresh(const std::string& key)")
+    );
+    assert_eq!(
+        f.defs[3].doc.as_deref(),
+        Some("Extends the session's lifetime; false when it is unknown.")
+    );
+    assert_eq!((f.defs[3].start_line, f.defs[3].end_line), (21, 28));
+    assert_has(
+        &refs(&f),
+        &[
+            "calls this|get from=SessionStore.refresh @22",
+            "calls this|put from=SessionStore.refresh @26",
+            "calls data_|find from=SessionStore.get @9",
+            "calls std|get from=SessionStore.get @13",
+            "calls std|time from=SessionStore.put @17",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import store.hpp [*] @0",
+            "import <ctime> [*] @2",
+            "import <tuple> [*] @3",
+        ]
+    );
+
+    let base = extract_fixture("cpp", "include/base.hpp");
+    assert_eq!(
+        defs(&base),
+        [
+            "def class BaseStore @6:6 pub",
+            "def method BaseStore.get @9:39 pub parent=BaseStore",
+            "def method BaseStore.put @10:17 pub parent=BaseStore",
+            "def method BaseStore.refresh @11:17 pub parent=BaseStore",
+        ]
+    );
+}
+
+#[test]
+fn cpp_api_and_umbrella_header() {
+    let f = extract_fixture("cpp", "src/api.cpp");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handle_refresh @8:12 pub",
+            "def function check @16:5 pub",
+            "def function check_both @20:5 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Which validate runs depends on the type each caller instantiates this with.")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @8",
+            "calls store|refresh from=handle_refresh @9",
+            "calls validate from=check @17",
+            "calls check from=check_both @21",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import api.hpp [*] @0",
+            "import <iostream> [*] @2",
+            "import util/email.hpp [*] @4",
+            "import util/token.hpp [*] @5",
+        ]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handle_refresh @8",
+            "key: std|string in handle_refresh @8",
+        ],
+    );
+    let shop = extract_fixture("cpp", "include/shop.hpp");
+    assert!(shop.defs.is_empty());
+    assert_eq!(
+        imports(&shop),
+        [
+            "import api.hpp [*] reexport @3",
+            "import store.hpp [*] reexport @4",
+        ]
+    );
+    // Prototypes are not nodes: the clash's definitions are the two .cpp functions.
+    let clash: Vec<String> = [
+        "include/util/email.hpp",
+        "src/util/email.cpp",
+        "src/util/token.cpp",
+    ]
+    .iter()
+    .flat_map(|p| defs(&extract_fixture("cpp", p)))
+    .filter(|d| d.contains("validate"))
+    .collect();
+    assert_eq!(
+        clash,
+        [
+            "def function validate @2:5 pub",
+            "def function validate @2:5 pub"
+        ]
+    );
+}
+
+#[test]
+fn cpp_forms() {
+    let src = r#"#define MAX_ITEMS 10
+#define SQUARE(x) ((x) * (x))
+namespace shop {
+enum class Color { Red, Green };
+typedef unsigned long Id;
+using Name = std::string;
+struct Point {
+    int x;
+    int sum() const { return x + this->x; }
+};
+class Cart : public Base, private shop::Helper {
+    Point* origin_;
+    void add(int n) { origin_->sum(); helper(n); }
+};
+namespace {
+static int hidden() { return 1; }
+}
+}
+int main() { auto c = new shop::Cart(); shop::Cart d; d.add(1); return 0; }
+"#;
+    let f = extract_source("cpp", "src/forms.cpp", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_has(
+        &defs(&f),
+        &[
+            "def constant MAX_ITEMS @0:8 pub",
+            "def function SQUARE @1:8 pub",
+            "def module shop @2:10 pub",
+            "def enum shop.Color @3:11 pub parent=shop",
+            "def constant shop.Color.Red @3:19 parent=shop.Color",
+            "def constant shop.Color.Green @3:24 parent=shop.Color",
+            "def type_alias shop.Id @4:22 pub parent=shop",
+            "def type_alias shop.Name @5:6 pub parent=shop",
+            "def struct shop.Point @6:7 pub parent=shop",
+            "def property shop.Point.x @7:8 pub parent=shop.Point",
+            "def method shop.Point.sum @8:8 pub parent=shop.Point",
+            "def class shop.Cart @10:6 pub parent=shop",
+            "def method shop.Cart.add @12:9 parent=shop.Cart",
+            "def function shop.hidden @15:11 parent=shop",
+            "def function main @18:4 pub",
+        ],
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends Base from=shop.Cart @10",
+            "extends shop|Helper from=shop.Cart @10",
+            "calls origin_|sum from=shop.Cart.add @12",
+            "calls helper from=shop.Cart.add @12",
+            "calls d|add from=main @18",
+        ],
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "origin_: Point in shop.Cart @11",
+            "d: shop|Cart in main @18",
+        ],
+    );
+}
+
+#[test]
+fn cpp_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("cpp") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("cpp", &file));
+        assert!(!facts.had_errors, "cpp/{file} has syntax errors");
+        assert_eq!(facts.lang, "cpp");
+    }
+}
+
+#[test]
+fn c_store_header_and_functions() {
+    let h = extract_fixture("c", "include/store.h");
+    assert!(!h.had_errors);
+    // Include guards are not constants; prototypes are not nodes.
+    assert_eq!(
+        defs(&h),
+        [
+            "def constant DEFAULT_TTL @8:8 pub",
+            "def constant MAX_SESSIONS @9:8 pub",
+            "def enum SessionState @11:5 pub",
+            "def constant SessionState.SESSION_ACTIVE @11:20 parent=SessionState",
+            "def constant SessionState.SESSION_EXPIRED @11:36 parent=SessionState",
+            "def struct Session @13:7 pub",
+            "def property Session.key @14:9 pub parent=Session",
+            "def property Session.value @15:9 pub parent=Session",
+            "def property Session.expires @16:11 pub parent=Session",
+            "def struct SessionStore @20:7 pub",
+            "def property SessionStore.base @21:21 pub parent=SessionStore",
+            "def property SessionStore.ttl @22:8 pub parent=SessionStore",
+            "def property SessionStore.count @23:11 pub parent=SessionStore",
+            "def property SessionStore.sessions @24:20 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        h.defs[9].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕. Its first member is its BaseStore.")
+    );
+    assert_eq!(
+        imports(&h),
+        [
+            "import <stddef.h> [*] reexport @3",
+            "import <time.h> [*] reexport @4",
+            "import base.h [*] reexport @6",
+        ]
+    );
+    // The "base": a table of function pointers, which are its members.
+    let base = extract_fixture("c", "include/base.h");
+    assert_eq!(
+        defs(&base),
+        [
+            "def struct BaseStore @6:7 pub",
+            "def property BaseStore.get @7:18 pub parent=BaseStore",
+            "def property BaseStore.put @8:11 pub parent=BaseStore",
+            "def property BaseStore.refresh @9:11 pub parent=BaseStore",
+            "def property BaseStore.free @10:11 pub parent=BaseStore",
+        ]
+    );
+
+    let f = extract_fixture("c", "src/store.c");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function base_get @5:19",
+            "def function base_put @9:12",
+            "def function base_refresh @13:12",
+            "def function base_free @17:12",
+            "def function store_new @22:21 pub",
+            "def function store_get @31:12 pub",
+            "def function store_put @40:5 pub",
+            "def function store_refresh @51:5 pub",
+            "def function store_free @60:5 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[7].signature.as_deref(),
+        Some("bool store_refresh(struct SessionStore *store, const char *key)")
+    );
+    assert_eq!(
+        f.defs[7].doc.as_deref(),
+        Some("Extends the session's lifetime; false when it is unknown.")
+    );
+    assert_eq!((f.defs[7].start_line, f.defs[7].end_line), (51, 58));
+    assert_has(
+        &refs(&f),
+        &[
+            "calls store_get from=store_refresh @52",
+            "calls store_put from=store_refresh @56",
+            "calls free from=store_free @61",
+            "references SessionStore from=store_refresh @51",
+            "references base_refresh from=store_new @24",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import store.h [*] @0",
+            "import <stdlib.h> [*] @2",
+            "import <string.h> [*] @3",
+        ]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in store_refresh @51",
+            "s: Session in store_put @44",
+        ],
+    );
+}
+
+#[test]
+fn c_api_and_the_validate_clash() {
+    let f = extract_fixture("c", "src/api.c");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handle_refresh @5:12 pub",
+            "def function refresh_default @12:5 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handle_refresh @5",
+            "calls store_refresh from=handle_refresh @6",
+            "calls base|refresh from=refresh_default @15",
+            "calls base|free from=refresh_default @16",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        ["import api.h [*] @0", "import <stdio.h> [*] @2"]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handle_refresh @5",
+            "base: BaseStore in refresh_default @14",
+        ],
+    );
+    let shop = extract_fixture("c", "include/shop.h");
+    assert!(shop.defs.is_empty());
+    assert_eq!(
+        imports(&shop),
+        [
+            "import api.h [*] reexport @4",
+            "import store.h [*] reexport @5"
+        ]
+    );
+    // Two `static` functions named validate, each behind a table of function pointers.
+    let email = extract_fixture("c", "src/util/email.c");
+    assert_eq!(
+        defs(&email),
+        [
+            "def function validate @4:12",
+            "def constant email_validator @8:23 pub",
+        ]
+    );
+    assert_has(
+        &refs(&email),
+        &["references validate from=email_validator @8"],
+    );
+    let check = extract_fixture("c", "src/util/check.c");
+    assert_eq!(
+        defs(&check),
+        [
+            "def constant validators @3:37",
+            "def function check @6:5 pub"
+        ]
+    );
+    assert_has(
+        &refs(&check),
+        &[
+            "calls validate from=check @9",
+            "references token_validator from=validators @3",
+        ],
+    );
+}
+
+#[test]
+fn c_forms() {
+    let src = r#"#define SQUARE(x) ((x) * (x))
+typedef unsigned long Id;
+typedef struct Point { int x, y; } Point;
+typedef struct { int w; } Size;
+typedef struct rect_s { Size size; } Rect;
+typedef int (*Compare)(const void *, const void *);
+union Value { int i; double d; };
+int counter = 0;
+static const char *names[] = {"a"};
+extern int elsewhere;
+int **grid(void) { return 0; }
+int main(void) { struct Point p = {0}; Id id = 1; return grid()[0][0] + SQUARE(p.x) + (int)id; }
+"#;
+    let f = extract_source("c", "src/forms.c", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_has(
+        &defs(&f),
+        &[
+            "def function SQUARE @0:8 pub",
+            "def type_alias Id @1:22 pub",
+            "def struct Point @2:15 pub",
+            "def property Point.x @2:27 pub parent=Point",
+            "def struct Size @3:26 pub",
+            "def property Size.w @3:21 pub parent=Size",
+            "def struct rect_s @4:15 pub",
+            "def property rect_s.size @4:29 pub parent=rect_s",
+            "def type_alias Rect @4:37 pub",
+            "def type_alias Compare @5:14 pub",
+            "def struct Value @6:6 pub",
+            "def variable counter @7:4 pub",
+            "def constant names @8:19",
+            "def function grid @10:6 pub",
+            "def function main @11:4 pub",
+        ],
+    );
+    // One node for `typedef struct Point { … } Point;`.
+    assert_eq!(
+        defs(&f)
+            .iter()
+            .filter(|d| d.split(' ').nth(2) == Some("Point"))
+            .count(),
+        1,
+        "{:#?}",
+        defs(&f)
+    );
+    assert_none_starts(
+        &defs(&f),
+        &["def variable elsewhere", "def constant elsewhere"],
+    );
+    assert_has(
+        &refs(&f),
+        &["calls grid from=main @11", "calls SQUARE from=main @11"],
+    );
+    assert_has(
+        &bindings(&f),
+        &["p: Point in main @11", "id: Id in main @11"],
+    );
+}
+
+#[test]
+fn c_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("c") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("c", &file));
+        assert!(!facts.had_errors, "c/{file} has syntax errors");
+        assert_eq!(facts.lang, "c");
+    }
+}
+
+#[test]
+fn swift_store_protocol_and_extension() {
+    let f = extract_fixture("swift", "Sources/Store/Store.swift");
+    assert!(!f.had_errors);
+    // Members of `extension SessionStore: BaseStore` belong to SessionStore.
+    assert_eq!(
+        defs(&f),
+        [
+            "def constant defaultTTL @2:11 pub",
+            "def struct SessionStore @5:14 pub",
+            "def property SessionStore.data @6:16 parent=SessionStore",
+            "def property SessionStore.ttl @7:15 pub parent=SessionStore",
+            "def method SessionStore.init @9:11 pub parent=SessionStore",
+            "def method SessionStore.refresh @14:25 pub parent=SessionStore",
+            "def method SessionStore.get @25:16 pub parent=SessionStore",
+            "def method SessionStore.put @29:25 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[1].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("public mutating func refresh(_ key: String) -> Bool")
+    );
+    assert_eq!((f.defs[5].start_line, f.defs[5].end_line), (14, 20));
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @23",
+            "calls self|get from=SessionStore.refresh @15",
+            "calls self|put from=SessionStore.refresh @18",
+            "calls Session from=SessionStore.put @30",
+        ],
+    );
+    // `data[key]` is a subscript, not a call.
+    assert_none_starts(&refs(&f), &["calls data "]);
+    assert_eq!(imports(&f), ["import Foundation [*] @0"]);
+
+    let base = extract_fixture("swift", "Sources/Store/BaseStore.swift");
+    assert_eq!(
+        defs(&base),
+        [
+            "def interface BaseStore @3:16 pub",
+            "def method BaseStore.get @4:9 pub parent=BaseStore",
+            "def method BaseStore.put @5:18 pub parent=BaseStore",
+            "def method BaseStore.refresh @6:18 pub parent=BaseStore",
+            "def struct Session @10:14 pub",
+            "def property Session.value @11:15 pub parent=Session",
+            "def property Session.expires @12:15 pub parent=Session",
+        ]
+    );
+}
+
+#[test]
+fn swift_api_module_import_and_reexport() {
+    let f = extract_fixture("swift", "Sources/Shop/API.swift");
+    assert_eq!(
+        defs(&f),
+        [
+            "def function handleRefresh @4:12 pub",
+            "def function check @11:5 pub",
+            "def function loadedValue @16:5 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "references SessionStore from=handleRefresh @4",
+            "calls store|refresh from=handleRefresh @5",
+            "calls validate from=check @12",
+            "calls result|get from=loadedValue @17",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        ["import Foundation [*] @0", "import Store [*] @1"]
+    );
+    assert_has(
+        &bindings(&f),
+        &[
+            "store: SessionStore in handleRefresh @4",
+            "result: Result in loadedValue @16",
+        ],
+    );
+    let shop = extract_fixture("swift", "Sources/Shop/Shop.swift");
+    assert_eq!(imports(&shop), ["import Store [*] reexport @1"]);
+    assert_eq!(defs(&shop), ["def constant refreshHandler @4:11 pub"]);
+    let clash: Vec<String> = [
+        "Sources/Shop/util/email.swift",
+        "Sources/Shop/util/token.swift",
+    ]
+    .iter()
+    .flat_map(|p| defs(&extract_fixture("swift", p)))
+    .filter(|d| d.contains("validate"))
+    .collect();
+    assert_eq!(
+        clash,
+        [
+            "def function validate @5:5 pub",
+            "def function validate @5:5 pub"
+        ]
+    );
+}
+
+#[test]
+fn swift_forms() {
+    let src = r#"typealias Key = String
+protocol Named: CustomStringConvertible { var name: String { get } }
+enum Color: String { case red, green
+    func shade() -> Color { return self }
+}
+class Cart: Base, Named {
+    private var items: [Key] = []
+    fileprivate func hidden() {}
+    var name: String { "cart" }
+    func add(_ k: Key) { items.append(k); let c = Cart(); c.hidden(); helper { 1 }; _ = items[0] }
+}
+actor Counter { var n = 0 }
+extension Cart { func total() -> Int { self.items.count } }
+var counter = 0
+"#;
+    let f = extract_source("swift", "Sources/M/forms.swift", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_eq!(
+        defs(&f),
+        [
+            "def type_alias Key @0:10 pub",
+            "def interface Named @1:9 pub",
+            "def property Named.name @1:46 pub parent=Named",
+            "def enum Color @2:5 pub",
+            "def constant Color.red @2:26 pub parent=Color",
+            "def constant Color.green @2:31 pub parent=Color",
+            "def method Color.shade @3:9 pub parent=Color",
+            "def class Cart @5:6 pub",
+            "def property Cart.items @6:16 parent=Cart",
+            "def method Cart.hidden @7:21 parent=Cart",
+            "def property Cart.name @8:8 pub parent=Cart",
+            "def method Cart.add @9:9 pub parent=Cart",
+            "def class Counter @11:6 pub",
+            "def property Counter.n @11:20 pub parent=Counter",
+            "def method Cart.total @12:22 pub parent=Cart",
+            "def variable counter @13:4 pub",
+        ]
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends CustomStringConvertible from=Named @1",
+            "extends Base from=Cart @5",
+            "extends Named from=Cart @5",
+            "calls items|append from=Cart.add @9",
+            "calls Cart from=Cart.add @9",
+            "calls c|hidden from=Cart.add @9",
+            "calls helper from=Cart.add @9",
+        ],
+    );
+    assert_none_starts(&refs(&f), &["calls items from"]);
+    assert_has(
+        &bindings(&f),
+        &["c: Cart in Cart.add @9", "k: Key in Cart.add @9"],
+    );
+}
+
+#[test]
+fn swift_fixture_files_extract_without_errors() {
+    let registry = navmap_grammars::registry();
+    for file in fixture_files("swift") {
+        let Some(language) = registry.for_path(&file) else {
+            continue;
+        };
+        let facts = navmap_extract::extract_path(language, &file, &read_fixture("swift", &file));
+        assert!(!facts.had_errors, "swift/{file} has syntax errors");
+        assert_eq!(facts.lang, "swift");
+    }
+}
+
+#[test]
+fn cpp_member_visibility_follows_access_sections() {
+    let src = "class A {\n    int hidden_;\npublic:\n    void shown() {}\n    virtual int pure() = 0;\nprivate:\n    int secret_;\n};\nstruct B { int x; private: int y; };\n";
+    let f = extract_source("cpp", "a.hpp", src);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class A @0:6 pub",
+            "def property A.hidden_ @1:8 parent=A",
+            "def method A.shown @3:9 pub parent=A",
+            "def method A.pure @4:16 pub parent=A",
+            "def property A.secret_ @6:8 parent=A",
+            "def struct B @8:7 pub",
+            "def property B.x @8:15 pub parent=B",
+            "def property B.y @8:31 parent=B",
+        ]
+    );
+}
+
+#[test]
+fn cpp_out_of_class_definitions_in_and_out_of_namespaces() {
+    let src = "#include \"ns.hpp\"\nnamespace shop {\nvoid Store::get() {}\n}\nvoid shop::Store::put() {}\nshop::Store shop::Store::make() { return Store(); }\ntemplate <typename T> void Box<T>::open() {}\nStore& Store::operator=(const Store&) = default;\n";
+    let f = extract_source("cpp", "src/ns.cpp", src);
+    assert_eq!(
+        defs(&f),
+        [
+            "def module shop @1:10 pub",
+            "def method shop.Store.get @2:12 pub parent=shop",
+            "def method Store.put @4:18 pub",
+            "def method Store.make @5:25 pub",
+            "def method Box.open @6:35 pub",
+        ]
+    );
+}

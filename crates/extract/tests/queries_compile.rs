@@ -23,7 +23,15 @@ fn every_language_has_an_import_strategy() {
         assert!(
             matches!(
                 strategy,
-                Some("dotted" | "path" | "module_tree" | "package_dir" | "declared_package")
+                Some(
+                    "dotted"
+                        | "path"
+                        | "module_tree"
+                        | "package_dir"
+                        | "declared_package"
+                        | "include_path"
+                        | "module_dir"
+                )
             ),
             "{}: [imports] strategy = {strategy:?}",
             lang.id()

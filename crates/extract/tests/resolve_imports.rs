@@ -568,3 +568,121 @@ fn a_nested_member_resolves_to_the_file_of_its_outermost_type() {
         ImportTarget::Files(vec!["src/main/java/a/b/Other.java".into()])
     );
 }
+
+#[test]
+fn cpp_fixture() {
+    let r = fixture_resolver("cpp");
+    let cpp = lang("cpp");
+    // Next to the includer first, then `-Iinclude` from compile_flags.txt.
+    assert_eq!(
+        r.resolve(&cpp, "include/store.hpp", "base.hpp"),
+        files(&["include/base.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/store.cpp", "store.hpp"),
+        files(&["include/store.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "util/token.hpp"),
+        files(&["include/util/token.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "<iostream>"),
+        ext("iostream")
+    );
+    assert_eq!(
+        r.resolve(&cpp, "src/api.cpp", "gen/none.hpp"),
+        ImportTarget::Unresolved
+    );
+    assert!(r.is_config_file("compile_flags.txt"));
+}
+
+#[test]
+fn cpp_include_dirs_from_a_compilation_database() {
+    let r = memory_resolver(&[
+        (
+            "build/compile_commands.json",
+            r#"[{"directory": "..", "command": "c++ -Ithird/lib -isystem /usr/include -c app/main.cpp", "file": "app/main.cpp"}]"#,
+        ),
+        ("app/main.cpp", ""),
+        ("third/lib/dep/dep.hpp", ""),
+        ("include/own.hpp", ""),
+        ("app/local.hpp", ""),
+    ]);
+    let cpp = lang("cpp");
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "dep/dep.hpp"),
+        files(&["third/lib/dep/dep.hpp"])
+    );
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<dep/dep.hpp>"),
+        files(&["third/lib/dep/dep.hpp"])
+    );
+    // The common layout `include/` without any flag.
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "own.hpp"),
+        files(&["include/own.hpp"])
+    );
+    // `<…>` never looks next to the includer.
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<local.hpp>"),
+        ext("local.hpp")
+    );
+    assert_eq!(
+        r.resolve(&cpp, "app/main.cpp", "<sys/types.h>"),
+        ext("sys/types.h")
+    );
+}
+
+#[test]
+fn c_fixture() {
+    let r = fixture_resolver("c");
+    let c = lang("c");
+    assert_eq!(
+        r.resolve(&c, "include/store.h", "base.h"),
+        files(&["include/base.h"])
+    );
+    // `-Iinclude` from compile_flags.txt (the importer's directory has no such file).
+    assert_eq!(
+        r.resolve(&c, "src/util/check.c", "util/email.h"),
+        files(&["include/util/email.h"])
+    );
+    assert_eq!(
+        r.resolve(&c, "src/api.c", "api.h"),
+        files(&["include/api.h"])
+    );
+    assert_eq!(r.resolve(&c, "src/store.c", "<stdlib.h>"), ext("stdlib.h"));
+    assert_eq!(
+        r.resolve(&c, "src/api.c", "missing.h"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn swift_fixture() {
+    let r = fixture_resolver("swift");
+    let swift = lang("swift");
+    // A module is its target directory, every file below it.
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Store"),
+        files(&["Sources/Store/BaseStore.swift", "Sources/Store/Store.swift"])
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Store/Store.swift", "Shop"),
+        files(&[
+            "Sources/Shop/API.swift",
+            "Sources/Shop/Shop.swift",
+            "Sources/Shop/util/email.swift",
+            "Sources/Shop/util/token.swift",
+        ])
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Foundation"),
+        ext("Foundation")
+    );
+    assert_eq!(
+        r.resolve(&swift, "Sources/Shop/API.swift", "Foundation.NSString"),
+        ext("Foundation")
+    );
+    assert!(r.is_config_file("Package.swift"));
+}

@@ -48,6 +48,11 @@ pub struct Manifest {
     /// languages whose functions all live in types. Such calls get `candidate` edges only.
     #[serde(default)]
     pub member_candidates: bool,
+    /// Inside a method, a bare name may mean a member of the enclosing type (`get(key)` for
+    /// `this->get(key)`, `store_->x()` for `this->store_->x()`): the map looks there when
+    /// no local definition names it. Off for languages that always spell the receiver.
+    #[serde(default)]
+    pub implicit_receiver: bool,
     /// The language server, if one is known.
     #[serde(default)]
     pub lsp: Option<LspManifest>,

@@ -145,7 +145,11 @@ pub(crate) fn split_last(path: &str) -> (&str, &str) {
 
 /// Splits a qualifier into segments at `.` and `::`.
 pub(crate) fn segments(q: &str) -> Vec<&str> {
-    q.split("::").flat_map(|s| s.split('.')).collect()
+    // `->` is member access through a pointer: `this->store_` is the path `this`, `store_`.
+    q.split("::")
+        .flat_map(|s| s.split("->"))
+        .flat_map(|s| s.split('.'))
+        .collect()
 }
 
 #[cfg(test)]
@@ -215,5 +219,6 @@ mod tests {
         assert_eq!(split_last("crate::store::S"), ("crate::store", "S"));
         assert_eq!(split_last("S"), ("", "S"));
         assert_eq!(segments("self.a::b"), vec!["self", "a", "b"]);
+        assert_eq!(segments("this->store_"), vec!["this", "store_"]);
     }
 }

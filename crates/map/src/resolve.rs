@@ -6,6 +6,8 @@
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
 //!    see `infer.rs`) gives the member of that type, with the type's confidence;
+//!    where the manifest says `implicit_receiver`, a bare name or a receiver nothing else
+//!    names may be a member of the enclosing type (`get(key)`, `store_->refresh()`);
 //! 3. the only visible (exported, or in the same directory) top-level definition of that
 //!    name in the repository → `name`;
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
@@ -579,6 +581,14 @@ impl<'a> Resolver<'a> {
             })
     }
 
+    /// Whether the file's language lets a method name its type's members without a
+    /// receiver (`implicit_receiver` in its manifest).
+    fn implicit_receiver(&self, cx: &FileCx) -> bool {
+        self.registry
+            .by_id(self.model.lang(cx.lang))
+            .is_some_and(|l| l.manifest.implicit_receiver)
+    }
+
     // ---- references ---------------------------------------------------------------------
 
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
@@ -602,6 +612,13 @@ impl<'a> Resolver<'a> {
                 break;
             }
             cur = node.parent;
+        }
+        // A member of the enclosing type, where the language lets the receiver go unsaid.
+        if self.implicit_receiver(cx)
+            && let Some(t) = self.enclosing_type(from)
+            && let Some(d) = self.member(t, name, kind, 0)
+        {
+            return Outcome::Resolved(d, Confidence::Exact);
         }
         // 2. Imports.
         if let Some(b) = cx.bindings.get(name_str) {
@@ -749,6 +766,16 @@ impl<'a> Resolver<'a> {
                         return self.member_of_lookup(cx, l, conf, name, kind, depth);
                     }
                     Outcome::Candidates(_) | Outcome::Drop => {}
+                }
+                // An implicit receiver: a member of the enclosing type (`store_->refresh()`
+                // in a method defined apart from the class that declares `store_`), typed by
+                // its declaration wherever that is. Only when nothing else names `q`.
+                if self.implicit_receiver(cx)
+                    && let Some(t) = self.enclosing_type(from)
+                    && let Some(p) = self.member(t, sym, EdgeKind::References, 0)
+                    && p != from
+                {
+                    return self.member_of_value(cx, p, Confidence::Exact, name, kind, depth);
                 }
             }
             return self.unknown_receiver(cx, name, kind);

@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 12] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -205,6 +205,63 @@ const CASES: [Case; 9] = [
             "scala:src/main/scala/com/example/shop/store/SessionStore.scala#SessionStore.get",
         ),
         call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cpp",
+        store_class: "cpp:include/store.hpp#SessionStore",
+        refresh: "cpp:src/store.cpp#SessionStore.refresh",
+        put: "cpp:src/store.cpp#SessionStore.put",
+        caller: "cpp:src/api.cpp#handle_refresh",
+        api_file: "src/api.cpp",
+        store_file: "src/store.cpp",
+        clash_site: "cpp:src/api.cpp#check",
+        clash_defs: [
+            "cpp:src/util/email.cpp#validate",
+            "cpp:src/util/token.cpp#validate",
+        ],
+        token_file: "src/util/token.cpp",
+        stdlib: (
+            "cpp:src/store.cpp#SessionStore.get",
+            "cpp:src/store.cpp#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key, label)"),
+    },
+    Case {
+        dir: "c",
+        store_class: "c:include/store.h#SessionStore",
+        refresh: "c:src/store.c#store_refresh",
+        put: "c:src/store.c#store_put",
+        caller: "c:src/api.c#handle_refresh",
+        api_file: "src/api.c",
+        store_file: "src/store.c",
+        clash_site: "c:src/util/check.c#check",
+        clash_defs: ["c:src/util/email.c#validate", "c:src/util/token.c#validate"],
+        token_file: "src/util/token.c",
+        stdlib: (
+            "c:src/store.c#store_free",
+            "c:include/base.h#BaseStore.free",
+        ),
+        call: ("store_refresh(store, key)", "store_put(store, key, label)"),
+    },
+    Case {
+        dir: "swift",
+        store_class: "swift:Sources/Store/Store.swift#SessionStore",
+        refresh: "swift:Sources/Store/Store.swift#SessionStore.refresh",
+        put: "swift:Sources/Store/Store.swift#SessionStore.put",
+        caller: "swift:Sources/Shop/API.swift#handleRefresh",
+        api_file: "Sources/Shop/API.swift",
+        store_file: "Sources/Store/Store.swift",
+        clash_site: "swift:Sources/Shop/API.swift#check",
+        clash_defs: [
+            "swift:Sources/Shop/util/email.swift#validate",
+            "swift:Sources/Shop/util/token.swift#validate",
+        ],
+        token_file: "Sources/Shop/util/token.swift",
+        stdlib: (
+            "swift:Sources/Shop/API.swift#loadedValue",
+            "swift:Sources/Store/Store.swift#SessionStore.get",
+        ),
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 
@@ -702,4 +759,109 @@ fn a_typed_field_types_its_receiver_bare_and_through_the_receiver_word() {
             assert_ne!(hit.confidence, Confidence::Candidate, "{id}");
         }
     }
+}
+
+/// C++ members typed in a header reach their type's methods from out-of-class definitions
+/// in another file: `store_->refresh()` (an implicit `this`) and `this->store_->refresh()`;
+/// a bare `touch(key)` in a method is `this->touch(key)`.
+#[test]
+fn calls_through_typed_members_of_the_enclosing_type() {
+    let case = CASES.iter().find(|c| c.dir == "cpp").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join(case.dir), dir.path());
+    std::fs::write(
+        dir.path().join("include/service.hpp"),
+        "#pragma once\n#include \"store.hpp\"\n\nclass Service {\npublic:\n    explicit Service(SessionStore* store);\n    bool touch(const std::string& key);\n    bool touch_again(const std::string& key);\n    bool touch_twice(const std::string& key);\n\nprivate:\n    SessionStore* store_;\n};\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/service.cpp"),
+        "#include \"service.hpp\"\n\nService::Service(SessionStore* store) : store_(store) {}\n\nbool Service::touch(const std::string& key) { return store_->refresh(key); }\n\nbool Service::touch_again(const std::string& key) { return this->store_->refresh(key); }\n\nbool Service::touch_twice(const std::string& key) { return touch(key) && touch_again(key); }\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    for from in [
+        "cpp:src/service.cpp#Service.touch",
+        "cpp:src/service.cpp#Service.touch_again",
+    ] {
+        let out = map.neighbors(from, Direction::Out, None, 1, 50).unwrap();
+        let hit = out
+            .neighbors
+            .iter()
+            .find(|n| n.node.id == case.refresh && n.edge == EdgeKind::Calls)
+            .unwrap_or_else(|| panic!("{from}: {:?}", out.neighbors));
+        assert_ne!(hit.confidence, Confidence::Candidate, "{from}");
+    }
+    // A bare call of a sibling method means `this->touch(key)`.
+    let out = map
+        .neighbors(
+            "cpp:src/service.cpp#Service.touch_twice",
+            Direction::Out,
+            None,
+            1,
+            50,
+        )
+        .unwrap();
+    for to in [
+        "cpp:src/service.cpp#Service.touch",
+        "cpp:src/service.cpp#Service.touch_again",
+    ] {
+        let hit = out
+            .neighbors
+            .iter()
+            .find(|n| n.node.id == to)
+            .unwrap_or_else(|| panic!("{to}: {:?}", out.neighbors));
+        assert_eq!(hit.confidence, Confidence::Exact, "{to}");
+    }
+}
+
+/// `implicit_receiver` is per language: a bare `get(key)` in a Swift method is `self.get`;
+/// in Python, where the receiver is always spelled, a bare `open(path)` in a method stays
+/// the builtin and never becomes the class's own `open`.
+#[test]
+fn bare_member_calls_follow_the_language_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join("swift"), dir.path());
+    std::fs::write(
+        dir.path().join("Sources/Store/Touch.swift"),
+        "extension SessionStore {\n    public mutating func touch(_ key: String) -> Bool {\n        return get(key) != nil && refresh(key)\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("files.py"),
+        "class Files:\n    def open(self, path):\n        return path\n\n    def read(self, path):\n        return open(path).read()\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let out = |id: &str| {
+        map.neighbors(id, Direction::Out, None, 1, 50)
+            .unwrap()
+            .neighbors
+    };
+    let touch = out("swift:Sources/Store/Touch.swift#SessionStore.touch");
+    for to in [
+        "swift:Sources/Store/Store.swift#SessionStore.get",
+        "swift:Sources/Store/Store.swift#SessionStore.refresh",
+    ] {
+        let hit = touch
+            .iter()
+            .find(|n| n.node.id == to)
+            .unwrap_or_else(|| panic!("{to}: {touch:?}"));
+        assert_eq!(hit.confidence, Confidence::Exact);
+    }
+    let read = out("py:files.py#Files.read");
+    assert!(
+        !read.iter().any(|n| n.node.id == "py:files.py#Files.open"),
+        "{read:?}"
+    );
 }

@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 12] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -157,6 +157,45 @@ const CASES: [Case; 9] = [
             "scala:src/main/scala/com/example/shop/util/Token.scala#Token.validate",
         ],
         call: ("store.refresh(key)", "store.put(key)"),
+    },
+    Case {
+        dir: "cpp",
+        store_class: "cpp:include/store.hpp#SessionStore",
+        refresh: "cpp:src/store.cpp#SessionStore.refresh",
+        put: "cpp:src/store.cpp#SessionStore.put",
+        caller: "cpp:src/api.cpp#handle_refresh",
+        api_file: "src/api.cpp",
+        clash_site: "cpp:src/api.cpp#check",
+        clash_defs: [
+            "cpp:src/util/email.cpp#validate",
+            "cpp:src/util/token.cpp#validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key, label)"),
+    },
+    Case {
+        dir: "c",
+        store_class: "c:include/store.h#SessionStore",
+        refresh: "c:src/store.c#store_refresh",
+        put: "c:src/store.c#store_put",
+        caller: "c:src/api.c#handle_refresh",
+        api_file: "src/api.c",
+        clash_site: "c:src/util/check.c#check",
+        clash_defs: ["c:src/util/email.c#validate", "c:src/util/token.c#validate"],
+        call: ("store_refresh(store, key)", "store_put(store, key, label)"),
+    },
+    Case {
+        dir: "swift",
+        store_class: "swift:Sources/Store/Store.swift#SessionStore",
+        refresh: "swift:Sources/Store/Store.swift#SessionStore.refresh",
+        put: "swift:Sources/Store/Store.swift#SessionStore.put",
+        caller: "swift:Sources/Shop/API.swift#handleRefresh",
+        api_file: "Sources/Shop/API.swift",
+        clash_site: "swift:Sources/Shop/API.swift#check",
+        clash_defs: [
+            "swift:Sources/Shop/util/email.swift#validate",
+            "swift:Sources/Shop/util/token.swift#validate",
+        ],
+        call: ("store.refresh(key)", "store.put(key, label)"),
     },
 ];
 

@@ -3,7 +3,9 @@
 
 mod declared_package;
 mod dotted;
+mod include_path;
 mod jsonc;
+mod module_dir;
 mod module_tree;
 mod package_dir;
 mod path;
@@ -24,6 +26,8 @@ enum Index {
     ModuleTree(module_tree::ModuleTree),
     PackageDir(package_dir::PackageDir),
     DeclaredPackage(declared_package::DeclaredPackage),
+    IncludePath(include_path::IncludePath),
+    ModuleDir(module_dir::ModuleDir),
     None,
 }
 
@@ -121,6 +125,10 @@ fn build(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> I
         Strategy::DeclaredPackage => {
             Index::DeclaredPackage(declared_package::DeclaredPackage::new(rules, repo, read))
         }
+        Strategy::IncludePath => {
+            Index::IncludePath(include_path::IncludePath::new(rules, repo, read))
+        }
+        Strategy::ModuleDir => Index::ModuleDir(module_dir::ModuleDir::new(rules, repo)),
         Strategy::None => Index::None,
     }
 }
@@ -135,6 +143,8 @@ fn resolve_with(pl: &PerLanguage, repo: &Repo, from: &str, module: &str) -> Impo
         Index::ModuleTree(t) => t.resolve(&pl.rules, repo, from, module),
         Index::PackageDir(p) => p.resolve(&pl.rules, repo, from, module),
         Index::DeclaredPackage(d) => d.resolve(&pl.rules, repo, from, module),
+        Index::IncludePath(p) => p.resolve(&pl.rules, repo, from, module),
+        Index::ModuleDir(d) => d.resolve(&pl.rules, from, module),
         Index::None => ImportTarget::Unresolved,
     }
 }

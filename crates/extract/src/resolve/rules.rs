@@ -18,6 +18,10 @@ pub enum Strategy {
     PackageDir,
     /// Packages declared in the files themselves (or directories under source roots).
     DeclaredPackage,
+    /// File paths searched in the importer's directory and include directories.
+    IncludePath,
+    /// A module is a directory under a source root, with every file below it.
+    ModuleDir,
     /// No resolution: everything is unresolved.
     None,
 }
@@ -32,6 +36,8 @@ pub enum ExternalName {
     /// A first segment with a dot is a host: `github.com/a/b/c` → `github.com/a/b`;
     /// otherwise the first segment (`net/http` → `net`).
     HostPath,
+    /// The whole specifier (`sys/types.h`): each header is its own external module.
+    Whole,
 }
 
 #[derive(Debug, Clone)]
@@ -66,11 +72,19 @@ pub struct Rules {
     pub exclude_suffixes: Vec<String>,
     // declared package
     pub declaration_keywords: Vec<String>,
+    // include path
+    pub include_dirs: Vec<String>,
+    pub flags_files: Vec<String>,
+    pub include_flags: Vec<String>,
 }
 
 impl Rules {
     pub fn of(lang: &Language) -> Rules {
-        let t = &lang.manifest.imports;
+        Rules::from_table(&lang.manifest.imports, lang.manifest.extensions.clone())
+    }
+
+    /// The rules of an `[imports]` table, for a language with these extensions.
+    pub fn from_table(t: &toml::Table, extensions: Vec<String>) -> Rules {
         let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
         let list = |k: &str| -> Vec<String> {
             t.get(k)
@@ -88,11 +102,14 @@ impl Rules {
             Some("module_tree") => Strategy::ModuleTree,
             Some("package_dir") => Strategy::PackageDir,
             Some("declared_package") => Strategy::DeclaredPackage,
+            Some("include_path") => Strategy::IncludePath,
+            Some("module_dir") => Strategy::ModuleDir,
             _ => Strategy::None,
         };
         let external = match s("external").as_deref() {
             Some("scoped") => ExternalName::Scoped,
             Some("host_path") => ExternalName::HostPath,
+            Some("whole") => ExternalName::Whole,
             _ => ExternalName::FirstSegment,
         };
         let substitute_extensions = t
@@ -124,7 +141,7 @@ impl Rules {
             external,
             strip_prefixes: list("strip_prefixes"),
             config_files: list("config_files"),
-            extensions: lang.manifest.extensions.clone(),
+            extensions,
             module_files: list("module_files"),
             source_roots: list("source_roots"),
             project_markers: list("project_markers"),
@@ -143,6 +160,9 @@ impl Rules {
             module_directive: s("module_directive"),
             exclude_suffixes: list("exclude_suffixes"),
             declaration_keywords: list("declaration_keywords"),
+            include_dirs: list("include_dirs"),
+            flags_files: list("flags_files"),
+            include_flags: list("include_flags"),
         }
     }
 
@@ -154,6 +174,9 @@ impl Rules {
                 spec = rest;
             }
         }
+        if self.external == ExternalName::Whole {
+            return spec.to_string();
+        }
         let sep = self.separator.as_str();
         let segs: Vec<&str> = spec.split(sep).filter(|s| !s.is_empty()).collect();
         let take = match self.external {
@@ -162,6 +185,7 @@ impl Rules {
             ExternalName::Scoped => 1,
             ExternalName::HostPath if segs.first().is_some_and(|s| s.contains('.')) => 3,
             ExternalName::HostPath => 1,
+            ExternalName::Whole => usize::MAX,
         };
         segs.iter()
             .take(take)

@@ -1,0 +1,80 @@
+; C++ definitions. Capture conventions: grammars/README.md.
+; The first pattern that matches a node decides its kind: specific patterns come first.
+; Declarations without a body (prototypes, in-class method declarations) are not nodes: the
+; definition is, wherever it is (`void Foo::bar() {}` in a .cpp file, qualified by `@owner`),
+; so callers and callees meet on one node. Pure virtual methods (`= 0`) have no definition
+; anywhere: they are nodes of their class.
+
+; Out-of-class definitions: `R Foo::bar(…) { … }`, constructors `Foo::Foo(…)`, templates
+; `Box<T>::open()`, and nested scopes `ns::Foo::bar()`. The owner is the innermost scope
+; (`Foo`): inside `namespace ns { … }` the name is `ns.Foo.bar` like the class's members;
+; written as `ns::Foo::bar` at file level it is `Foo.bar` (the namespace part is lost).
+(function_definition
+  declarator: [(function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+               (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)))
+               (reference_declarator (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)))
+               (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name)))
+               (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name))))
+               (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name))))
+               (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name))))]
+  body: (_) @body) @definition.method
+
+; Methods defined in a class body, and pure virtual methods.
+(field_declaration_list
+  (function_definition
+    declarator: [(function_declarator declarator: [(field_identifier) (identifier) (destructor_name) (operator_name)] @name)
+                 (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+                 (reference_declarator (function_declarator declarator: (field_identifier) @name))]
+    body: (_) @body) @definition.method)
+(field_declaration_list
+  (field_declaration declarator: (function_declarator declarator: (field_identifier) @name) default_value: (_)) @definition.method)
+
+(function_definition
+  declarator: [(function_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+               (reference_declarator (function_declarator declarator: (identifier) @name))]
+  body: (_) @body) @definition.function
+
+(class_specifier name: (type_identifier) @name body: (_) @body) @definition.class
+(struct_specifier name: (type_identifier) @name body: (_) @body) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_) @body) @definition.struct
+(enum_specifier name: (type_identifier) @name body: (_) @body) @definition.enum
+(enumerator name: (identifier) @name) @definition.constant
+(namespace_definition name: (namespace_identifier) @name body: (_) @body) @definition.module
+(type_definition declarator: (type_identifier) @name) @definition.type_alias
+(alias_declaration name: (type_identifier) @name) @definition.type_alias
+(preproc_def name: (identifier) @name) @definition.constant
+(preproc_function_def name: (identifier) @name) @definition.function
+
+; Data members (not method declarations).
+(field_declaration_list
+  (field_declaration declarator: [(field_identifier) @name
+                                  (pointer_declarator declarator: (field_identifier) @name)
+                                  (array_declarator declarator: (field_identifier) @name)]) @definition.property)
+
+; Namespace-level constants: `constexpr int X = 1;`, `const int X = 1;`.
+([(translation_unit (declaration (type_qualifier) declarator: (init_declarator declarator: (identifier) @name)) @definition.constant)
+  (declaration_list (declaration (type_qualifier) declarator: (init_declarator declarator: (identifier) @name)) @definition.constant)])
+
+; Doc comments (`///`, `/** */`) right above a definition.
+((comment)+ @doc . (_) @doc.for
+  (#match? @doc "^(///|/[*][*])"))
+(template_declaration (comment)+ @doc . (_) @doc.for
+  (#match? @doc "^(///|/[*][*])"))
+((comment)+ @doc . (template_declaration (_) @doc.for)
+  (#match? @doc "^(///|/[*][*])"))
+
+; Public: everything outside an anonymous namespace that is not `static` or in a
+; private/protected section is reachable from other files; navmap marks definitions at
+; namespace level and in structs as exported, `static` ones not.
+(translation_unit [(function_definition) (class_specifier) (struct_specifier) (union_specifier) (enum_specifier) (type_definition) (alias_declaration) (preproc_def) (preproc_function_def) (namespace_definition) (declaration)] @exported)
+(declaration_list [(function_definition) (class_specifier) (struct_specifier) (union_specifier) (enum_specifier) (type_definition) (alias_declaration) (declaration)] @exported)
+(template_declaration (function_definition) @exported)
+(translation_unit (template_declaration [(class_specifier) (struct_specifier)] @exported))
+(function_definition (storage_class_specifier) @_s (#eq? @_s "static")) @unexported
+; Members: public in a struct/union by default and after `public:`; not after `private:` or
+; `protected:` (which wins when a class switches back and forth: an approximation).
+([(struct_specifier body: (field_declaration_list [(field_declaration) (function_definition) (declaration)] @exported))
+  (union_specifier body: (field_declaration_list [(field_declaration) (function_definition) (declaration)] @exported))])
+(field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @exported (#eq? @_a "public"))
+(field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @unexported (#match? @_a "^(private|protected)$"))

@@ -1,0 +1,21 @@
+; C++ uses of names. Capture conventions: grammars/README.md.
+; The grammar crate's TAGS_QUERY has no calls: these are navmap's own.
+
+; Calls: `f()`, `ns::f()`, `obj.m()`, `p->m()`, `this->m()`, templates.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
+(call_expression function: (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (template_function name: (identifier) @name)])) @reference.call
+(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @name)) @reference.call
+(call_expression function: (field_expression argument: (_) @qualifier field: (dependent_name (template_method name: (field_identifier) @name)))) @reference.call
+(call_expression function: (field_expression argument: (_) @qualifier field: (template_method name: (field_identifier) @name))) @reference.call
+
+; Construction: `new Foo(…)`.
+(new_expression type: (type_identifier) @name) @reference.call
+
+; Base classes extend (C++ has no separate interfaces).
+(base_class_clause [(type_identifier) @name (template_type name: (type_identifier) @name)] @reference.extends)
+(base_class_clause (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @reference.extends)
+
+; Types anywhere; definition names are left out by the engine.
+((type_identifier) @name @reference.type)
+(qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @reference.type
