@@ -54,6 +54,11 @@ pub fn registry() -> Registry {
             [("go", tree_sitter_go::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "php",
+            [("php", tree_sitter_php::LANGUAGE_PHP)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -962,17 +962,33 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         let name_str = m.names.str(name);
-        let c: Vec<Ix> = m
+        let in_reach = |n: Ix| m.n(n).file.is_some_and(|f| reach.contains(&f));
+        let mut c: Vec<Ix> = m
             .defs_named(name)
             .iter()
             .copied()
             .filter(|&n| {
                 let node = m.n(n);
-                node.file.is_some_and(|f| reach.contains(&f))
-                    && &*node.qname == name_str
-                    && fits(kind, node.kind)
+                in_reach(n) && &*node.qname == name_str && fits(kind, node.kind)
             })
             .collect();
+        if c.is_empty() {
+            // Where the reachable modules hold no such function, the receiver may be an
+            // instance of one of their types (`$checker->validate()` with `$checker` one of
+            // two classes): that name's methods there, still only candidates.
+            c = m
+                .defs_named(name)
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    let node = m.n(n);
+                    in_reach(n)
+                        && node.kind == NodeKind::Method
+                        && node.parent.is_some_and(|p| is_type_like(m.n(p).kind))
+                        && fits(kind, node.kind)
+                })
+                .collect();
+        }
         if c.is_empty() {
             Outcome::Drop
         } else {

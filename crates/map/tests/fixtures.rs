@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: &[Case] = &[
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -125,6 +125,26 @@ const CASES: [Case; 5] = [
         ),
         call: ("s.Refresh(key)", "s.Put(key)"),
     },
+    Case {
+        dir: "php",
+        store_class: "php:src/SessionStore.php#SessionStore",
+        refresh: "php:src/SessionStore.php#SessionStore.refresh",
+        put: "php:src/SessionStore.php#SessionStore.put",
+        caller: "php:src/Api.php#Api.handleRefresh",
+        api_file: "src/Api.php",
+        store_file: "src/SessionStore.php",
+        clash_site: "php:src/Api.php#Api.check",
+        clash_defs: [
+            "php:src/Util/Email.php#Email.validate",
+            "php:src/Util/Token.php#Token.validate",
+        ],
+        token_file: "src/Util/Token.php",
+        stdlib: (
+            "php:src/SessionStore.php#SessionStore.count",
+            "php:src/SessionStore.php#SessionStore.count",
+        ),
+        call: ("$store->refresh($key)", "$store->put($key, [])"),
+    },
 ];
 
 fn fixtures_dir() -> PathBuf {
@@ -190,7 +210,7 @@ impl Built {
 
 #[test]
 fn status_matches_the_build_summary() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let s = &b.first;
         assert!(
@@ -219,7 +239,7 @@ fn status_matches_the_build_summary() {
 
 #[test]
 fn search_finds_the_store_by_exact_name_and_by_a_typo() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let exact = b.map.search("SessionStore", None, 10).unwrap();
         assert_eq!(exact.results[0].node.id, case.store_class, "{}", case.dir);
@@ -251,7 +271,7 @@ fn search_finds_the_store_by_exact_name_and_by_a_typo() {
 
 #[test]
 fn the_api_caller_of_refresh_is_resolved() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let callers = b.edges(case.refresh, Direction::In);
         let caller = callers
@@ -266,7 +286,7 @@ fn the_api_caller_of_refresh_is_resolved() {
 
 #[test]
 fn the_name_clash_is_a_candidate_never_exact() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let out = b.edges(case.clash_site, Direction::Out);
         for def in case.clash_defs {
@@ -282,7 +302,7 @@ fn the_name_clash_is_a_candidate_never_exact() {
 
 #[test]
 fn standard_library_calls_make_no_edge_to_local_methods() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let (site, local) = case.stdlib;
         let out = b.edges(site, Direction::Out);
@@ -296,7 +316,7 @@ fn standard_library_calls_make_no_edge_to_local_methods() {
 
 #[test]
 fn a_path_leads_from_the_api_to_the_store() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let p = b.map.path(case.caller, case.refresh, None, 6).unwrap();
         assert!(p.found, "{}", case.dir);
@@ -318,7 +338,7 @@ fn a_path_leads_from_the_api_to_the_store() {
 
 #[test]
 fn editing_one_file_reindexes_exactly_it_and_updates_its_edges() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let noop = b.rebuild();
         assert_eq!(
@@ -361,7 +381,7 @@ fn editing_one_file_reindexes_exactly_it_and_updates_its_edges() {
 
 #[test]
 fn deleting_and_renaming_files() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let token = b.dir.path().join(case.token_file);
         let renamed = token.with_file_name(format!(
@@ -380,11 +400,9 @@ fn deleting_and_renaming_files() {
             b.map.node(case.clash_defs[1]),
             Err(MapError::NodeNotFound(_))
         ));
-        let new_id = format!(
-            "{}:{}",
-            case.dir,
-            case.token_file.replace("token.", "renamed_token.")
-        );
+        // `util/token.py` → `util/renamed_token.py` (any case: `Util/Token.php`).
+        let (token_dir, token_base) = case.token_file.rsplit_once('/').unwrap();
+        let new_id = format!("{}:{token_dir}/renamed_{token_base}", case.dir);
         assert!(b.map.node(&new_id).is_ok(), "{}: {new_id}", case.dir);
         std::fs::remove_file(&renamed).unwrap();
         let s = b.rebuild();
@@ -401,7 +419,7 @@ fn deleting_and_renaming_files() {
 
 #[test]
 fn a_file_that_stops_parsing_keeps_what_was_recovered() {
-    for case in &CASES {
+    for case in CASES {
         let b = build(case);
         let p = b.dir.path().join(case.store_file);
         let mut text = std::fs::read_to_string(&p).unwrap();

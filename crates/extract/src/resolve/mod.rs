@@ -6,6 +6,7 @@ mod jsonc;
 mod module_tree;
 mod package_dir;
 mod path;
+mod prefix_map;
 mod repo;
 mod rules;
 
@@ -22,6 +23,7 @@ enum Index {
     Path(path::PathIndex),
     ModuleTree(module_tree::ModuleTree),
     PackageDir(package_dir::PackageDir),
+    PrefixMap(prefix_map::PrefixMap),
     None,
 }
 
@@ -116,6 +118,7 @@ fn build(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> I
         Strategy::Path => Index::Path(path::PathIndex::new(rules, repo, read)),
         Strategy::ModuleTree => Index::ModuleTree(module_tree::ModuleTree::new(rules, repo, read)),
         Strategy::PackageDir => Index::PackageDir(package_dir::PackageDir::new(rules, repo, read)),
+        Strategy::PrefixMap => Index::PrefixMap(prefix_map::PrefixMap::new(rules, repo, read)),
         Strategy::None => Index::None,
     }
 }
@@ -129,6 +132,7 @@ fn resolve_with(pl: &PerLanguage, repo: &Repo, from: &str, module: &str) -> Impo
         Index::Path(p) => p.resolve(&pl.rules, repo, from, module),
         Index::ModuleTree(t) => t.resolve(&pl.rules, repo, from, module),
         Index::PackageDir(p) => p.resolve(&pl.rules, repo, from, module),
+        Index::PrefixMap(p) => p.resolve(&pl.rules, repo, from, module),
         Index::None => ImportTarget::Unresolved,
     }
 }

@@ -16,6 +16,8 @@ pub enum Strategy {
     ModuleTree,
     /// Directories are packages, named by a module path declared in a manifest file.
     PackageDir,
+    /// Namespaced names mapped to directories by prefix (a JSON config's prefix map).
+    PrefixMap,
     /// No resolution: everything is unresolved.
     None,
 }
@@ -62,6 +64,10 @@ pub struct Rules {
     pub module_manifest: Option<String>,
     pub module_directive: Option<String>,
     pub exclude_suffixes: Vec<String>,
+    // prefix map
+    pub prefix_map_file: Option<String>,
+    pub prefix_map_keys: Vec<String>,
+    pub relative_prefixes: Vec<String>,
 }
 
 impl Rules {
@@ -83,6 +89,7 @@ impl Rules {
             Some("path") => Strategy::Path,
             Some("module_tree") => Strategy::ModuleTree,
             Some("package_dir") => Strategy::PackageDir,
+            Some("prefix_map") => Strategy::PrefixMap,
             _ => Strategy::None,
         };
         let external = match s("external").as_deref() {
@@ -137,6 +144,9 @@ impl Rules {
             module_manifest: s("module_manifest"),
             module_directive: s("module_directive"),
             exclude_suffixes: list("exclude_suffixes"),
+            prefix_map_file: s("prefix_map_file"),
+            prefix_map_keys: list("prefix_map_keys"),
+            relative_prefixes: list("relative_prefixes"),
         }
     }
 
