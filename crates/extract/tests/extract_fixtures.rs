@@ -463,7 +463,7 @@ fn utf16_columns_of_names_after_non_ascii() {
 #[test]
 fn every_fixture_file_extracts_without_errors() {
     let registry = navmap_grammars::registry();
-    for lang in ["py", "ts", "js", "rs", "go"] {
+    for lang in ["py", "ts", "js", "rs", "go", "php"] {
         for file in fixture_files(lang) {
             let Some(language) = registry.for_path(&file) else {
                 continue;
@@ -633,4 +633,76 @@ fn bindings_type_the_receivers_of_the_api_calls() {
         "package m\nfunc F() { x := &pkg.T{}; y := New() }\n",
     );
     assert_has(&bindings(&f), &["x: pkg|T in F @1", "y: New in F @1"]);
+}
+
+#[test]
+fn php_store_enum_and_api() {
+    let f = extract_fixture("php", "src/SessionStore.php");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @9:6 pub",
+            "def constant SessionStore.DEFAULT_TTL @11:17 pub parent=SessionStore",
+            "def property SessionStore.data @13:19 parent=SessionStore",
+            "def method SessionStore.__construct @15:20 pub parent=SessionStore",
+            "def method SessionStore.get @20:20 pub parent=SessionStore",
+            "def method SessionStore.put @26:20 pub parent=SessionStore",
+            "def method SessionStore.refresh @32:20 pub parent=SessionStore",
+            "def method SessionStore.count @44:20 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[6].signature.as_deref(),
+        Some("public function refresh(string $key): bool")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @9",
+            "calls this|get from=SessionStore.refresh @34",
+            "calls this|put from=SessionStore.refresh @39",
+            "calls count from=SessionStore.count @47",
+        ],
+    );
+
+    let e = extract_fixture("php", "src/SessionState.php");
+    assert_eq!(
+        defs(&e),
+        [
+            "def enum SessionState @7:5 pub",
+            "def constant SessionState.Active @9:9 pub parent=SessionState",
+            "def constant SessionState.Expired @10:9 pub parent=SessionState",
+        ]
+    );
+
+    let api = extract_fixture("php", "src/Api.php");
+    assert_has(
+        &refs(&api),
+        &[
+            "references SessionStore from=Api.handleRefresh @13",
+            "calls store|refresh from=Api.handleRefresh @15",
+            "calls checker|validate from=Api.check @24",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import Shop\\Util [Email] @6",
+            "import Shop\\Util [Token as TokenCheck] @7",
+        ]
+    );
+    let bin = extract_fixture("php", "bin/refresh.php");
+    assert_eq!(
+        imports(&bin),
+        [
+            "import /../vendor/autoload.php [*] @4",
+            "import /../src/helpers.php [*] @5",
+            "import Shop [Api] @7",
+        ]
+    );
 }

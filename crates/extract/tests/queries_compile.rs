@@ -23,7 +23,7 @@ fn every_language_has_an_import_strategy() {
         assert!(
             matches!(
                 strategy,
-                Some("dotted" | "path" | "module_tree" | "package_dir")
+                Some("dotted" | "path" | "module_tree" | "package_dir" | "prefix_map")
             ),
             "{}: [imports] strategy = {strategy:?}",
             lang.id()

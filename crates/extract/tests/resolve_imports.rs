@@ -409,3 +409,67 @@ fn go_packages_are_directories_without_tests() {
         files(&["pkg/a/a.go", "pkg/a/b.go"])
     );
 }
+
+#[test]
+fn php_fixture_psr4_and_requires() {
+    let r = fixture_resolver("php");
+    let php = lang("php");
+    // `use Shop\Util\Email` is module `Shop\Util` (a namespace directory) + name `Email`.
+    assert_eq!(
+        r.resolve(&php, "src/Api.php", "Shop\\Util"),
+        files(&["src/Util/Email.php", "src/Util/Token.php"])
+    );
+    assert_eq!(
+        r.resolve_member(&php, "src/Api.php", "Shop\\Util", "Email"),
+        files(&["src/Util/Email.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "\\Shop\\SessionStore"),
+        files(&["src/SessionStore.php"])
+    );
+    // Under the prefix but not there: unresolved, not external.
+    assert_eq!(
+        r.resolve(&php, "src/Api.php", "Shop\\Nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&php, "src/Api.php", "Psr\\Log"), ext("Psr"));
+    // `require __DIR__ . '/../src/helpers.php'`: relative to the file.
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "/../src/helpers.php"),
+        files(&["src/helpers.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "/../vendor/autoload.php"),
+        ImportTarget::Unresolved
+    );
+    assert!(r.is_config_file("composer.json"));
+}
+
+#[test]
+fn php_prefix_lists_and_nested_projects() {
+    let r = memory_resolver(&[
+        (
+            "pkg/composer.json",
+            r#"{"autoload": {"psr-4": {"Acme\\Core\\": ["lib/", "extra/"]}},
+                "autoload-dev": {"psr-4": {"Acme\\Tests\\": "tests/"}}}"#,
+        ),
+        ("pkg/lib/Box.php", ""),
+        ("pkg/extra/Crate.php", ""),
+        ("pkg/tests/BoxTest.php", ""),
+        ("pkg/lib/inc.php", ""),
+    ]);
+    let php = lang("php");
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "Acme\\Core\\Crate"),
+        files(&["pkg/extra/Crate.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "Acme\\Tests\\BoxTest"),
+        files(&["pkg/tests/BoxTest.php"])
+    );
+    // A plain `require 'inc.php'`: beside the importer first.
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "inc.php"),
+        files(&["pkg/lib/inc.php"])
+    );
+}
