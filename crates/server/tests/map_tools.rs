@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 5] = [
+const CASES: &[Case] = &[
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -101,6 +101,20 @@ const CASES: [Case; 5] = [
             "go:util/token/token.go#Validate",
         ],
         call: ("s.Refresh(key)", "s.Put(key)"),
+    },
+    Case {
+        dir: "php",
+        store_class: "php:src/SessionStore.php#SessionStore",
+        refresh: "php:src/SessionStore.php#SessionStore.refresh",
+        put: "php:src/SessionStore.php#SessionStore.put",
+        caller: "php:src/Api.php#Api.handleRefresh",
+        api_file: "src/Api.php",
+        clash_site: "php:src/Api.php#Api.check",
+        clash_defs: [
+            "php:src/Util/Email.php#Email.validate",
+            "php:src/Util/Token.php#Token.validate",
+        ],
+        call: ("$store->refresh($key)", "$store->put($key, [])"),
     },
 ];
 
@@ -176,7 +190,7 @@ fn neighbor<'a>(d: &'a Value, id: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn map_tools_answer_the_fixture_questions() {
-    for case in &CASES {
+    for case in CASES {
         let dir = fixture(case.dir);
         let c = client(dir.path(), Recorder::default()).await;
 
