@@ -59,6 +59,11 @@ pub fn registry() -> Registry {
             [("php", tree_sitter_php::LANGUAGE_PHP)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "sh",
+            [("bash", tree_sitter_bash::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

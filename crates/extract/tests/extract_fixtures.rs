@@ -463,7 +463,7 @@ fn utf16_columns_of_names_after_non_ascii() {
 #[test]
 fn every_fixture_file_extracts_without_errors() {
     let registry = navmap_grammars::registry();
-    for lang in ["py", "ts", "js", "rs", "go", "php"] {
+    for lang in ["py", "ts", "js", "rs", "go", "php", "sh"] {
         for file in fixture_files(lang) {
             let Some(language) = registry.for_path(&file) else {
                 continue;
@@ -703,6 +703,84 @@ fn php_store_enum_and_api() {
             "import /../vendor/autoload.php [*] @4",
             "import /../src/helpers.php [*] @5",
             "import Shop [Api] @7",
+        ]
+    );
+}
+
+#[test]
+fn sh_store_api_and_sources() {
+    let f = extract_fixture("sh", "lib/store.sh");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def variable SessionStore @7:12 pub",
+            "def function date @10:0 pub",
+            "def function store_get @15:0 pub",
+            "def function store_put @22:0 pub",
+            "def function store_refresh @28:0 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].signature.as_deref(),
+        Some("declare -gA SessionStore=()")
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("The sessions: key → expiry time (seconds since the epoch).")
+    );
+    let r = refs(&f);
+    assert_has(
+        &r,
+        &[
+            "calls store_get from=store_refresh @30",
+            "calls date from=store_refresh @31",
+            "calls store_put from=store_refresh @32",
+            "references SessionStore from=store_put @24",
+        ],
+    );
+    // `command date` inside `date()` calls the program: no use of `date` there.
+    assert!(
+        !r.iter().any(|x| x.starts_with("calls date from=date")),
+        "{r:?}"
+    );
+    // Positional parameters are not names.
+    assert!(!r.iter().any(|x| x.starts_with("references 1 ")), "{r:?}");
+    assert_eq!(imports(&f), ["import /base.sh [*] reexport @4"]);
+
+    let base = extract_fixture("sh", "lib/base.sh");
+    assert_has(&defs(&base), &["def constant BASE_STORE_TTL @5:9 pub"]);
+
+    let api = extract_fixture("sh", "lib/api.sh");
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store_refresh from=handle_refresh @8",
+            "calls validate from=check @20",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import /store.sh [*] reexport @4",
+            "import /util/email.sh [*] reexport @15",
+            "import /util/token.sh [*] reexport @17",
+        ]
+    );
+    let bin = extract_fixture("sh", "bin/refresh.sh");
+    assert_eq!(imports(&bin), ["import /../lib/api.sh [*] reexport @4"]);
+    // Only the script's own directory is a known prefix; other variables are not followed.
+    let other = extract_source(
+        "sh",
+        "x.sh",
+        "source \"$HOME/.shoprc\"\n. ./local.sh\nsource 'quoted.sh'\nsource \"${0%/*}/a.sh\"\n",
+    );
+    assert_eq!(
+        imports(&other),
+        [
+            "import ./local.sh [*] reexport @1",
+            "import quoted.sh [*] reexport @2",
+            "import /a.sh [*] reexport @3",
         ]
     );
 }

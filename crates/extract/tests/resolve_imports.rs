@@ -473,3 +473,36 @@ fn php_prefix_lists_and_nested_projects() {
         files(&["pkg/lib/inc.php"])
     );
 }
+
+#[test]
+fn sh_sources_are_paths() {
+    let r = fixture_resolver("sh");
+    let sh = lang("sh");
+    // `source "$(dirname "$0")/../lib/api.sh"` is captured as `/../lib/api.sh`.
+    assert_eq!(
+        r.resolve(&sh, "bin/refresh.sh", "/../lib/api.sh"),
+        files(&["lib/api.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "/util/token.sh"),
+        files(&["lib/util/token.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "lib/util/email.sh", "../store.sh"),
+        files(&["lib/store.sh"])
+    );
+    // A plain path: beside the importer, then from the root.
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "store.sh"),
+        files(&["lib/store.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "bin/refresh.sh", "lib/base.sh"),
+        files(&["lib/base.sh"])
+    );
+    // Not in the repository: unresolved, never a package.
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "/nowhere.sh"),
+        ImportTarget::Unresolved
+    );
+}

@@ -582,14 +582,25 @@ impl<'a> Resolver<'a> {
                 Lookup::NotFound => {}
             }
         }
+        // Everything-imports (`*`): one that defines the name answers; when several define
+        // it (files sourced on different branches, two `import *` of one name), which one
+        // is meant is not known statically: all of them, as candidates.
+        let mut from_globs: Vec<Ix> = Vec::new();
         for g in &cx.globs {
             match self.lookup_in_files(g, name, 0) {
                 Lookup::Found(n) if fits(kind, m.n(n).kind) => {
-                    return Outcome::Resolved(n, Confidence::Import);
+                    if !from_globs.contains(&n) {
+                        from_globs.push(n);
+                    }
                 }
-                Lookup::External => return Outcome::Drop,
+                Lookup::External if from_globs.is_empty() => return Outcome::Drop,
                 _ => {}
             }
+        }
+        match from_globs.len() {
+            0 => {}
+            1 => return Outcome::Resolved(from_globs[0], Confidence::Import),
+            _ => return Outcome::Candidates(self.rank_candidates(cx, from_globs)),
         }
         let _ = depth;
         // 3./4. The repository by name.

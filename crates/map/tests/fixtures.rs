@@ -145,6 +145,24 @@ const CASES: &[Case] = &[
         ),
         call: ("$store->refresh($key)", "$store->put($key, [])"),
     },
+    Case {
+        // Bash: the store is an associative array beside the functions that use it.
+        dir: "sh",
+        store_class: "sh:lib/store.sh#SessionStore",
+        refresh: "sh:lib/store.sh#store_refresh",
+        put: "sh:lib/store.sh#store_put",
+        caller: "sh:lib/api.sh#handle_refresh",
+        api_file: "lib/api.sh",
+        store_file: "lib/store.sh",
+        clash_site: "sh:lib/api.sh#check",
+        clash_defs: [
+            "sh:lib/util/email.sh#validate",
+            "sh:lib/util/token.sh#validate",
+        ],
+        token_file: "lib/util/token.sh",
+        stdlib: ("sh:lib/store.sh#date", "sh:lib/store.sh#date"),
+        call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
+    },
 ];
 
 fn fixtures_dir() -> PathBuf {

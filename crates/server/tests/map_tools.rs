@@ -116,6 +116,20 @@ const CASES: &[Case] = &[
         ],
         call: ("$store->refresh($key)", "$store->put($key, [])"),
     },
+    Case {
+        dir: "sh",
+        store_class: "sh:lib/store.sh#SessionStore",
+        refresh: "sh:lib/store.sh#store_refresh",
+        put: "sh:lib/store.sh#store_put",
+        caller: "sh:lib/api.sh#handle_refresh",
+        api_file: "lib/api.sh",
+        clash_site: "sh:lib/api.sh#check",
+        clash_defs: [
+            "sh:lib/util/email.sh#validate",
+            "sh:lib/util/token.sh#validate",
+        ],
+        call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
+    },
 ];
 
 /// A client that records progress notifications.
