@@ -64,6 +64,11 @@ pub fn registry() -> Registry {
             [("bash", tree_sitter_bash::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "rb",
+            [("ruby", tree_sitter_ruby::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

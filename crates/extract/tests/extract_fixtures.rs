@@ -463,7 +463,7 @@ fn utf16_columns_of_names_after_non_ascii() {
 #[test]
 fn every_fixture_file_extracts_without_errors() {
     let registry = navmap_grammars::registry();
-    for lang in ["py", "ts", "js", "rs", "go", "php", "sh"] {
+    for lang in ["py", "ts", "js", "rs", "go", "php", "sh", "rb"] {
         for file in fixture_files(lang) {
             let Some(language) = registry.for_path(&file) else {
                 continue;
@@ -781,6 +781,78 @@ fn sh_store_api_and_sources() {
             "import ./local.sh [*] reexport @1",
             "import quoted.sh [*] reexport @2",
             "import /a.sh [*] reexport @3",
+        ]
+    );
+}
+
+#[test]
+fn rb_store_module_and_requires() {
+    let f = extract_fixture("rb", "lib/shop/session_store.rb");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @6:12 pub",
+            "def constant SessionStore.DEFAULT_TTL @7:2 pub parent=SessionStore",
+            "def method SessionStore.initialize @11:6 pub parent=SessionStore",
+            "def method SessionStore.get @18:6 pub parent=SessionStore",
+            "def method SessionStore.put @23:6 pub parent=SessionStore",
+            "def method SessionStore.refresh @28:6 pub parent=SessionStore",
+            "def method SessionStore.size @37:6 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(f.defs[5].signature.as_deref(), Some("def refresh(key)"));
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @6",
+            "calls self|get from=SessionStore.refresh @29",
+            "calls self|put from=SessionStore.refresh @32",
+            "calls @data|size from=SessionStore.size @39",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import time [*] reexport @2",
+            "import ./base_store [*] reexport @3",
+        ]
+    );
+
+    let shop = extract_fixture("rb", "lib/shop.rb");
+    assert_eq!(
+        defs(&shop),
+        [
+            "def module Shop @3:7 pub",
+            "def constant Shop.VERSION @4:2 pub parent=Shop",
+            "def module Shop.Util @7:9 pub parent=Shop",
+        ]
+    );
+
+    let api = extract_fixture("rb", "lib/shop/api.rb");
+    let r = refs(&api);
+    assert_has(
+        &r,
+        &[
+            "calls SessionStore from=Api.STORE @10",
+            "calls STORE|refresh from=Api.handle_refresh @14",
+            "calls checker|validate from=Api.check @22",
+        ],
+    );
+    // `X.new` is a call of X, not of a method `new`.
+    assert!(!r.iter().any(|x| x.contains("|new ")), "{r:?}");
+    assert_has(&bindings(&api), &["STORE: SessionStore in Api @10"]);
+    assert_eq!(
+        imports(&api),
+        [
+            "import json [*] reexport @2",
+            "import shop/session_store [*] reexport @3",
+            "import ./util/email [*] reexport @4",
+            "import ./util/token [*] reexport @5",
         ]
     );
 }

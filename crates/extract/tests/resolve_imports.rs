@@ -506,3 +506,38 @@ fn sh_sources_are_paths() {
         ImportTarget::Unresolved
     );
 }
+
+#[test]
+fn rb_require_load_path_and_require_relative() {
+    let r = fixture_resolver("rb");
+    let rb = lang("rb");
+    // `require "shop"` / `require "shop/session_store"`: `lib/` is on the load path.
+    assert_eq!(
+        r.resolve(&rb, "bin/refresh.rb", "shop"),
+        files(&["lib/shop.rb"])
+    );
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "shop/session_store"),
+        files(&["lib/shop/session_store.rb"])
+    );
+    // `require_relative "util/email"` is captured as `./util/email`.
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "./util/email"),
+        files(&["lib/shop/util/email.rb"])
+    );
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/util/email.rb", "./../base_store"),
+        files(&["lib/shop/base_store.rb"])
+    );
+    // Relative and missing: unresolved; a library that is not here: external.
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "./nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&rb, "lib/shop/api.rb", "json"), ext("json"));
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "active_support/core_ext"),
+        ext("active_support")
+    );
+    assert!(r.is_config_file("Gemfile"));
+}

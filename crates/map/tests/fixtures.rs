@@ -163,6 +163,26 @@ const CASES: &[Case] = &[
         stdlib: ("sh:lib/store.sh#date", "sh:lib/store.sh#date"),
         call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
     },
+    Case {
+        dir: "rb",
+        store_class: "rb:lib/shop/session_store.rb#SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        api_file: "lib/shop/api.rb",
+        store_file: "lib/shop/session_store.rb",
+        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_defs: [
+            "rb:lib/shop/util/email.rb#Email.validate",
+            "rb:lib/shop/util/token.rb#Token.validate",
+        ],
+        token_file: "lib/shop/util/token.rb",
+        stdlib: (
+            "rb:lib/shop/session_store.rb#SessionStore.size",
+            "rb:lib/shop/session_store.rb#SessionStore.size",
+        ),
+        call: ("STORE.refresh(key)", "STORE.put(key, {})"),
+    },
 ];
 
 fn fixtures_dir() -> PathBuf {

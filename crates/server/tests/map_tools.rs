@@ -130,6 +130,20 @@ const CASES: &[Case] = &[
         ],
         call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
     },
+    Case {
+        dir: "rb",
+        store_class: "rb:lib/shop/session_store.rb#SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        api_file: "lib/shop/api.rb",
+        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_defs: [
+            "rb:lib/shop/util/email.rb#Email.validate",
+            "rb:lib/shop/util/token.rb#Token.validate",
+        ],
+        call: ("STORE.refresh(key)", "STORE.put(key, {})"),
+    },
 ];
 
 /// A client that records progress notifications.
