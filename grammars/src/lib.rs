@@ -69,6 +69,11 @@ pub fn registry() -> Registry {
             [("ruby", tree_sitter_ruby::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "lua",
+            [("lua", tree_sitter_lua::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -80,9 +80,9 @@ pub fn first_doc_line(raw: &str) -> Option<String> {
 }
 
 fn strip_markers(line: &str) -> &str {
-    const OPEN: [&str; 16] = [
+    const OPEN: [&str; 17] = [
         "///", "//!", "/**", "/*!", "//", "/*", "r\"\"\"", "u\"\"\"", "\"\"\"", "r'''", "'''", "#",
-        "*", "\"", "'", "--",
+        "*", "\"", "'", "---", "--",
     ];
     const CLOSE: [&str; 5] = ["*/", "\"\"\"", "'''", "\"", "'"];
     let mut s = line;

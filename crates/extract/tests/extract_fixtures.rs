@@ -463,7 +463,7 @@ fn utf16_columns_of_names_after_non_ascii() {
 #[test]
 fn every_fixture_file_extracts_without_errors() {
     let registry = navmap_grammars::registry();
-    for lang in ["py", "ts", "js", "rs", "go", "php", "sh", "rb"] {
+    for lang in ["py", "ts", "js", "rs", "go", "php", "sh", "rb", "lua"] {
         for file in fixture_files(lang) {
             let Some(language) = registry.for_path(&file) else {
                 continue;
@@ -854,5 +854,86 @@ fn rb_store_module_and_requires() {
             "import ./util/email [*] reexport @4",
             "import ./util/token [*] reexport @5",
         ]
+    );
+}
+
+#[test]
+fn lua_tables_methods_and_requires() {
+    let f = extract_fixture("lua", "src/shop/store.lua");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @4:6 pub",
+            "def constant SessionStore.DEFAULT_TTL @8:13 pub parent=SessionStore",
+            "def method SessionStore.new @11:22 pub parent=SessionStore",
+            "def method SessionStore.get @19:22 pub parent=SessionStore",
+            "def method SessionStore.put @24:22 pub parent=SessionStore",
+            "def method SessionStore.refresh @29:22 pub parent=SessionStore",
+            "def method SessionStore.format @40:22 pub parent=SessionStore",
+        ]
+    );
+    // `---` doc comments lose all three dashes.
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("function SessionStore:refresh(key)")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @4",
+            "calls self|get from=SessionStore.refresh @30",
+            "calls self|put from=SessionStore.refresh @35",
+            "calls string|format from=SessionStore.format @41",
+        ],
+    );
+    assert_eq!(imports(&f), ["import shop.base_store [BaseStore] @0"]);
+
+    let api = extract_fixture("lua", "src/shop/api.lua");
+    assert_eq!(
+        defs(&api),
+        [
+            "def class api @5:6 pub",
+            "def method api.handle_refresh @11:13 pub parent=api",
+            "def method api.check @17:13 pub parent=api",
+        ]
+    );
+    assert_has(
+        &refs(&api),
+        &[
+            "calls SessionStore|new from=<file> @8",
+            "calls store|refresh from=api.handle_refresh @12",
+            "calls checker|validate from=api.check @20",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import shop.store [SessionStore] @1",
+            "import shop.util.email [email] @2",
+            "import shop.util.token [token] @3",
+        ]
+    );
+    let init = extract_fixture("lua", "src/shop/init.lua");
+    assert_eq!(
+        imports(&init),
+        [
+            "import shop.store [] as SessionStore reexport @2",
+            "import shop.api [] as api reexport @3",
+        ]
+    );
+    // Local functions are private; fields of standard tables are not definitions.
+    let other = extract_source(
+        "lua",
+        "x.lua",
+        "local function helper() end\nfunction global() end\npackage.path = \"?.lua\"\n",
+    );
+    assert_eq!(
+        defs(&other),
+        ["def function helper @0:15", "def function global @1:9 pub"]
     );
 }

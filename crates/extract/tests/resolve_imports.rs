@@ -541,3 +541,37 @@ fn rb_require_load_path_and_require_relative() {
     );
     assert!(r.is_config_file("Gemfile"));
 }
+
+#[test]
+fn lua_require_searches_source_roots() {
+    let r = fixture_resolver("lua");
+    let lua = lang("lua");
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.store"),
+        files(&["src/shop/store.lua"])
+    );
+    // A directory module: `shop/init.lua`.
+    assert_eq!(
+        r.resolve(&lua, "bin/refresh.lua", "shop"),
+        files(&["src/shop/init.lua"])
+    );
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.util.token"),
+        files(&["src/shop/util/token.lua"])
+    );
+    // Under a local package but missing: unresolved; anything else: external.
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "cjson.safe"),
+        ext("cjson")
+    );
+    // `lua/` (Neovim plugins) is a source root too.
+    let r = memory_resolver(&[("lua/plug/init.lua", ""), ("lua/plug/ui.lua", "")]);
+    assert_eq!(
+        r.resolve(&lua, "lua/plug/init.lua", "plug.ui"),
+        files(&["lua/plug/ui.lua"])
+    );
+}

@@ -183,6 +183,26 @@ const CASES: &[Case] = &[
         ),
         call: ("STORE.refresh(key)", "STORE.put(key, {})"),
     },
+    Case {
+        dir: "lua",
+        store_class: "lua:src/shop/store.lua#SessionStore",
+        refresh: "lua:src/shop/store.lua#SessionStore.refresh",
+        put: "lua:src/shop/store.lua#SessionStore.put",
+        caller: "lua:src/shop/api.lua#api.handle_refresh",
+        api_file: "src/shop/api.lua",
+        store_file: "src/shop/store.lua",
+        clash_site: "lua:src/shop/api.lua#api.check",
+        clash_defs: [
+            "lua:src/shop/util/email.lua#email.validate",
+            "lua:src/shop/util/token.lua#token.validate",
+        ],
+        token_file: "src/shop/util/token.lua",
+        stdlib: (
+            "lua:src/shop/store.lua#SessionStore.format",
+            "lua:src/shop/store.lua#SessionStore.format",
+        ),
+        call: ("store:refresh(key)", "store:put(key, {})"),
+    },
 ];
 
 fn fixtures_dir() -> PathBuf {

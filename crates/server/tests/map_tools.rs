@@ -144,6 +144,20 @@ const CASES: &[Case] = &[
         ],
         call: ("STORE.refresh(key)", "STORE.put(key, {})"),
     },
+    Case {
+        dir: "lua",
+        store_class: "lua:src/shop/store.lua#SessionStore",
+        refresh: "lua:src/shop/store.lua#SessionStore.refresh",
+        put: "lua:src/shop/store.lua#SessionStore.put",
+        caller: "lua:src/shop/api.lua#api.handle_refresh",
+        api_file: "src/shop/api.lua",
+        clash_site: "lua:src/shop/api.lua#api.check",
+        clash_defs: [
+            "lua:src/shop/util/email.lua#email.validate",
+            "lua:src/shop/util/token.lua#token.validate",
+        ],
+        call: ("store:refresh(key)", "store:put(key, {})"),
+    },
 ];
 
 /// A client that records progress notifications.
