@@ -42,7 +42,7 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         let glob = m.get("import.glob");
         let fixed_name = property(query, m.pattern, "import.name");
         // Text put before the module as written, so that one statement form can say what
-        // another says with a prefix (`require_relative "x"` means `./x`).
+        // another says with a prefix (a keyword that makes a bare name relative: `./x`).
         let module_prefix = property(query, m.pattern, "import.module_prefix").unwrap_or("");
         let alias_node = m.get("import.alias");
         // Entries sort by their anchor: the imported name as written, else the module.

@@ -405,7 +405,7 @@ impl State {
                     MatchKind::QualifiedName => 4.0,
                     MatchKind::Path => 2.0,
                     // A small typo of the whole name beats letters spread through a
-                    // longer one (`SesionStore`: the class, not `session_store.rb`).
+                    // longer one (`SesionStore`: the class, not a file `session_store.x`).
                     MatchKind::Fuzzy if closeness >= crate::search::SUBSEQUENCE_CLOSENESS => 1.0,
                     MatchKind::Fuzzy => 0.0,
                 };

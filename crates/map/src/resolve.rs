@@ -583,15 +583,13 @@ impl<'a> Resolver<'a> {
             }
         }
         // Everything-imports (`*`): one that defines the name answers; when several define
-        // it (files sourced on different branches, two `import *` of one name), which one
+        // it (files included on different branches, two `import *` of one name), which one
         // is meant is not known statically: all of them, as candidates.
         let mut from_globs: Vec<Ix> = Vec::new();
         for g in &cx.globs {
             match self.lookup_in_files(g, name, 0) {
-                Lookup::Found(n) if fits(kind, m.n(n).kind) => {
-                    if !from_globs.contains(&n) {
-                        from_globs.push(n);
-                    }
+                Lookup::Found(n) if fits(kind, m.n(n).kind) && !from_globs.contains(&n) => {
+                    from_globs.push(n);
                 }
                 Lookup::External if from_globs.is_empty() => return Outcome::Drop,
                 _ => {}
