@@ -5,7 +5,8 @@
 //!    file's top level) → `exact`;
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
-//!    see `infer.rs`) gives the member of that type, with the type's confidence;
+//!    see `infer.rs`) gives the member of that type, with the type's confidence; a name
+//!    that several everything-imports (`*`) define is ambiguous → `candidate`;
 //! 3. the only visible (exported, or in the same directory) top-level definition of that
 //!    name in the repository → `name`;
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
@@ -16,7 +17,8 @@
 //! declared but not in the repository (`this.data: Map` → `data.get`), and members of
 //! receivers we cannot type (`self._data.get`, `r.URL.Query().Get`). An unknown
 //! single-name receiver (`checker.validate`) yields candidates among the top-level
-//! definitions of the modules the file imports — never an exact/import/name edge. This
+//! definitions of the modules the file imports, or where they define no such function,
+//! among the methods of that name of their types — never an exact/import/name edge. This
 //! trades recall for precision: the live layer (`nav_references`) is authoritative.
 
 use std::cell::OnceCell;
