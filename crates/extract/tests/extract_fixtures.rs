@@ -811,7 +811,7 @@ fn rb_store_module_and_requires() {
         &[
             "extends BaseStore from=SessionStore @6",
             "calls self|get from=SessionStore.refresh @29",
-            "calls self|put from=SessionStore.refresh @32",
+            "calls put from=SessionStore.refresh @32",
             "calls @data|size from=SessionStore.size @39",
         ],
     );

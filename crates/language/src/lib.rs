@@ -49,6 +49,11 @@ pub struct Manifest {
     /// Import-resolution rules; their meaning belongs to the map crate's resolver.
     #[serde(default)]
     pub imports: toml::Table,
+    /// A bare call inside a type's body may be a call of that type's own or inherited
+    /// member, as if through a receiver word (`get(key)` meaning `self.get(key)`). The map
+    /// tries the enclosing type's members before the file's top level and the imports.
+    #[serde(default)]
+    pub implicit_receiver: bool,
 }
 
 /// The `[lsp]` table of a manifest.

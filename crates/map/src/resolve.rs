@@ -3,6 +3,8 @@
 //! Per reference, in order:
 //! 1. `self`/`this`/`cls`/`Self` members and the scope walk (enclosing functions, then the
 //!    file's top level) → `exact`;
+//!    In languages whose manifest sets `implicit_receiver`, a bare call also tries the
+//!    members of each type the walk passes (`get(key)` in a method) → `exact`.
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
 //!    see `infer.rs`) gives the member of that type, with the type's confidence; a name
@@ -546,10 +548,23 @@ impl<'a> Resolver<'a> {
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
         let m = self.model;
         let name_str = m.names.str(name);
-        // 1. Scope walk: enclosing functions' local definitions, then the top level.
+        // 1. Scope walk: enclosing functions' local definitions, then the top level; in
+        //    languages with an implicit receiver, a call also tries the members of each
+        //    enclosing type on the way (`get(key)` in a method = `self.get(key)`).
+        let implicit = kind == EdgeKind::Calls
+            && self
+                .registry
+                .by_id(m.lang(cx.lang))
+                .is_some_and(|l| l.manifest.implicit_receiver);
         let mut cur = Some(from);
         while let Some(a) = cur {
             let node = m.n(a);
+            if implicit
+                && is_type_like(node.kind)
+                && let Some(d) = self.member(a, name, kind, 0)
+            {
+                return Outcome::Resolved(d, Confidence::Exact);
+            }
             let is_file = node.kind == NodeKind::File;
             if is_file || is_function_like(node.kind) {
                 let hit = node.children.iter().copied().find(|&c| {

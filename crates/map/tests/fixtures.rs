@@ -535,3 +535,37 @@ fn a_changed_resolver_config_re_resolves_imports() {
             .any(|n| n.node.id == email)
     );
 }
+
+/// Ruby's bare `put(…)` inside `SessionStore#refresh` is a call on `self`
+/// (`implicit_receiver` in its manifest); a language without it is not affected (in
+/// Python a bare `get()` in a method is a module-level name, never the method).
+#[test]
+fn a_bare_call_in_a_method_reaches_the_enclosing_type_where_the_receiver_is_implicit() {
+    let case = CASES.iter().find(|c| c.dir == "rb").unwrap();
+    let b = build(case);
+    let out = b.edges(case.refresh, Direction::Out);
+    let put = out
+        .iter()
+        .find(|n| n.node.id == case.put)
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(put.edge, EdgeKind::Calls);
+    assert_eq!(put.confidence, Confidence::Exact);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "class S:\n    def get(self):\n        return 1\n\n    def refresh(self):\n        return get()\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let out = map
+        .neighbors("py:m.py#S.refresh", Direction::Out, None, 1, 50)
+        .unwrap()
+        .neighbors;
+    assert!(!out.iter().any(|n| n.node.id == "py:m.py#S.get"), "{out:?}");
+}
