@@ -13,6 +13,12 @@
   name: (method_index_expression table: (identifier) @owner method: (identifier) @name)
   body: (_)? @body) @definition.function
 
+; `X.f = function(…) … end` at the top level: a method of X like `function X.f()`.
+(chunk
+  (assignment_statement
+    (variable_list . name: (dot_index_expression table: (identifier) @owner field: (identifier) @name) .)
+    (expression_list . value: (function_definition body: (_)? @body) .)) @definition.function)
+
 ; `function f()` and `local function f()`.
 (function_declaration name: (identifier) @name body: (_)? @body) @definition.function
 

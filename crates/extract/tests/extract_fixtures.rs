@@ -930,10 +930,16 @@ fn lua_tables_methods_and_requires() {
     let other = extract_source(
         "lua",
         "x.lua",
-        "local function helper() end\nfunction global() end\npackage.path = \"?.lua\"\n",
+        "local function helper() end\nfunction global() end\npackage.path = \"?.lua\"\nlocal M = {}\nM.f = function(x) return x end\nM.n = 1\n",
     );
     assert_eq!(
         defs(&other),
-        ["def function helper @0:15", "def function global @1:9 pub"]
+        [
+            "def function helper @0:15",
+            "def function global @1:9 pub",
+            "def class M @3:6 pub",
+            "def method M.f @4:2 pub parent=M",
+            "def property M.n @5:2 pub parent=M",
+        ]
     );
 }
