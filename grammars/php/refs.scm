@@ -14,7 +14,8 @@
 ; Inheritance.
 (base_clause [(name) @name (qualified_name (name) @name)] @reference.extends)
 (class_interface_clause [(name) @name (qualified_name (name) @name)] @reference.implements)
-(use_declaration [(name) @name (qualified_name (name) @name)]) @reference.type
+; `use Trait;` in a class body: the class takes the trait's members (like a mixin).
+(use_declaration [(name) @name (qualified_name (name) @name)] @reference.implements)
 
 ; Type references: parameter, property and return types.
 (named_type [(name) @name (qualified_name (name) @name)]) @reference.type

@@ -696,6 +696,19 @@ fn php_store_enum_and_api() {
             "import Shop\\Util [Token as TokenCheck] @7",
         ]
     );
+    let t = extract_source(
+        "php",
+        "t.php",
+        "<?php\ntrait Stamps { public function stamp(): int { return 1; } }\nclass A { use Stamps; }\n",
+    );
+    assert_has(
+        &defs(&t),
+        &[
+            "def trait Stamps @1:6 pub",
+            "def method Stamps.stamp @1:31 pub parent=Stamps",
+        ],
+    );
+    assert_has(&refs(&t), &["implements Stamps from=A @2"]);
     let bin = extract_fixture("php", "bin/refresh.php");
     assert_eq!(
         imports(&bin),
