@@ -786,7 +786,8 @@ fn sh_store_api_and_sources() {
     let other = extract_source(
         "sh",
         "x.sh",
-        "source \"$HOME/.shoprc\"\n. ./local.sh\nsource 'quoted.sh'\nsource \"${0%/*}/a.sh\"\n",
+        "source \"$HOME/.shoprc\"\n. ./local.sh\nsource 'quoted.sh'\nsource \"${0%/*}/a.sh\"\n\
+         source \"$(cd \"$(dirname \"$0\")\" && pwd)/b.sh\"\nsource \"$(cd /tmp && pwd)/c.sh\"\n",
     );
     assert_eq!(
         imports(&other),
@@ -794,6 +795,7 @@ fn sh_store_api_and_sources() {
             "import ./local.sh [*] reexport @1",
             "import quoted.sh [*] reexport @2",
             "import /a.sh [*] reexport @3",
+            "import /b.sh [*] reexport @4",
         ]
     );
 }
