@@ -89,6 +89,26 @@ pub fn registry() -> Registry {
             [("swift", tree_sitter_swift::LANGUAGE)],
             ["defs", "refs", "imports", "bindings"]
         ),
+        language_dir!(
+            "php",
+            [("php", tree_sitter_php::LANGUAGE_PHP)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "sh",
+            [("bash", tree_sitter_bash::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "rb",
+            [("ruby", tree_sitter_ruby::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
+        language_dir!(
+            "lua",
+            [("lua", tree_sitter_lua::LANGUAGE)],
+            ["defs", "refs", "imports", "bindings"]
+        ),
     ];
     Registry::new(languages)
 }

@@ -41,6 +41,9 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         let name = m.get("import.name");
         let glob = m.get("import.glob");
         let fixed_name = property(query, m.pattern, "import.name");
+        // Text put before the module as written, so that one statement form can say what
+        // another says with a prefix (a keyword that makes a bare name relative: `./x`).
+        let module_prefix = property(query, m.pattern, "import.module_prefix").unwrap_or("");
         let alias_node = m.get("import.alias");
         // Entries sort by their anchor: the imported name as written, else the module.
         let Some(anchor) = name.or(alias_node).or(glob).or(module) else {
@@ -67,7 +70,7 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         entries.push(Entry {
             statement,
             anchor,
-            module: module.map(text),
+            module: module.map(|n| format!("{module_prefix}{}", text(n))),
             module_alias: m.get("import.module_alias").map(text),
             name: imported,
             reexport: reexport.is_some(),

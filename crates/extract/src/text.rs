@@ -124,9 +124,9 @@ fn first_sentence(text: &str) -> &str {
 }
 
 fn strip_markers(line: &str) -> &str {
-    const OPEN: [&str; 16] = [
+    const OPEN: [&str; 17] = [
         "///", "//!", "/**", "/*!", "//", "/*", "r\"\"\"", "u\"\"\"", "\"\"\"", "r'''", "'''", "#",
-        "*", "\"", "'", "--",
+        "*", "\"", "'", "---", "--",
     ];
     const CLOSE: [&str; 5] = ["*/", "\"\"\"", "'''", "\"", "'"];
     let mut s = line;

@@ -138,3 +138,42 @@ fn c_cpp_and_swift_with_garbage() {
     assert!(f.had_errors);
     assert_has(&defs(&f), &["def function good @1:5 pub"]);
 }
+
+#[test]
+fn php_bash_ruby_lua_with_garbage() {
+    let f = extract_source(
+        "php",
+        "m.php",
+        "<?php\nuse A\\B;\nfunction good(): int { return 1; }\nfunction bad( {\n}}}\nclass Later {}\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @2:9 pub"]);
+    assert_eq!(imports(&f), ["import A [B] @1"]);
+
+    let f = extract_source(
+        "sh",
+        "m.sh",
+        "source ./a.sh\ngood() { a_fn; }\nbad() { ( ; }\n)))} {{\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def function good @1:0 pub"]);
+    assert_eq!(imports(&f), ["import ./a.sh [*] reexport @0"]);
+
+    let f = extract_source(
+        "rb",
+        "m.rb",
+        "require_relative \"a\"\nclass Good\n  def ok\n    1\n  end\nend\ndef bad(\n  ]]\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def class Good @1:6 pub"]);
+    assert_eq!(imports(&f), ["import ./a [*] reexport @0"]);
+
+    let f = extract_source(
+        "lua",
+        "m.lua",
+        "local a = require(\"a\")\nlocal M = {}\nfunction M.good() return a.x() end\nfunction bad( \n)))\n",
+    );
+    assert!(f.had_errors);
+    assert_has(&defs(&f), &["def class M @1:6 pub"]);
+    assert_eq!(imports(&f), ["import a [a] @0"]);
+}

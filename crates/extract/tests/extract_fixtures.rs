@@ -463,7 +463,10 @@ fn utf16_columns_of_names_after_non_ascii() {
 #[test]
 fn every_fixture_file_extracts_without_errors() {
     let registry = navmap_grammars::registry();
-    for lang in ["py", "ts", "js", "rs", "go"] {
+    for lang in [
+        "py", "ts", "js", "rs", "go", "java", "kt", "cs", "scala", "cpp", "c", "swift", "php",
+        "sh", "rb", "lua",
+    ] {
         for file in fixture_files(lang) {
             let Some(language) = registry.for_path(&file) else {
                 continue;
@@ -1904,6 +1907,330 @@ fn cpp_out_of_class_definitions_in_and_out_of_namespaces() {
             "def method Store.put @4:18 pub",
             "def method Store.make @5:25 pub",
             "def method Box.open @6:35 pub",
+        ]
+    );
+}
+
+#[test]
+fn php_store_enum_and_api() {
+    let f = extract_fixture("php", "src/SessionStore.php");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @9:6 pub",
+            "def constant SessionStore.DEFAULT_TTL @11:17 pub parent=SessionStore",
+            "def property SessionStore.data @13:19 parent=SessionStore",
+            "def method SessionStore.__construct @15:20 pub parent=SessionStore",
+            "def method SessionStore.get @20:20 pub parent=SessionStore",
+            "def method SessionStore.put @26:20 pub parent=SessionStore",
+            "def method SessionStore.refresh @32:20 pub parent=SessionStore",
+            "def method SessionStore.count @44:20 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[6].signature.as_deref(),
+        Some("public function refresh(string $key): bool")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "implements BaseStore from=SessionStore @9",
+            "calls this|get from=SessionStore.refresh @34",
+            "calls this|put from=SessionStore.refresh @39",
+            "calls count from=SessionStore.count @47",
+        ],
+    );
+
+    let e = extract_fixture("php", "src/SessionState.php");
+    assert_eq!(
+        defs(&e),
+        [
+            "def enum SessionState @7:5 pub",
+            "def constant SessionState.Active @9:9 pub parent=SessionState",
+            "def constant SessionState.Expired @10:9 pub parent=SessionState",
+        ]
+    );
+
+    let api = extract_fixture("php", "src/Api.php");
+    assert_has(
+        &refs(&api),
+        &[
+            "references SessionStore from=Api.handleRefresh @13",
+            "calls store|refresh from=Api.handleRefresh @15",
+            "calls checker|validate from=Api.check @24",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import Shop\\Util [Email] @6",
+            "import Shop\\Util [Token as TokenCheck] @7",
+        ]
+    );
+    let t = extract_source(
+        "php",
+        "t.php",
+        "<?php\ntrait Stamps { public function stamp(): int { return 1; } }\nclass A { use Stamps; }\n",
+    );
+    assert_has(
+        &defs(&t),
+        &[
+            "def trait Stamps @1:6 pub",
+            "def method Stamps.stamp @1:31 pub parent=Stamps",
+        ],
+    );
+    assert_has(&refs(&t), &["implements Stamps from=A @2"]);
+    let bin = extract_fixture("php", "bin/refresh.php");
+    assert_eq!(
+        imports(&bin),
+        [
+            "import /../vendor/autoload.php [*] @4",
+            "import /../src/helpers.php [*] @5",
+            "import Shop [Api] @7",
+        ]
+    );
+}
+
+#[test]
+fn sh_store_api_and_sources() {
+    let f = extract_fixture("sh", "lib/store.sh");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def variable SessionStore @7:12 pub",
+            "def function date @10:0 pub",
+            "def function store_get @15:0 pub",
+            "def function store_put @22:0 pub",
+            "def function store_refresh @28:0 pub",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].signature.as_deref(),
+        Some("declare -gA SessionStore=()")
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("The sessions: key → expiry time (seconds since the epoch).")
+    );
+    let r = refs(&f);
+    assert_has(
+        &r,
+        &[
+            "calls store_get from=store_refresh @30",
+            "calls date from=store_refresh @31",
+            "calls store_put from=store_refresh @32",
+            "references SessionStore from=store_put @24",
+        ],
+    );
+    // `command date` inside `date()` calls the program: no use of `date` there.
+    assert!(
+        !r.iter().any(|x| x.starts_with("calls date from=date")),
+        "{r:?}"
+    );
+    // Positional parameters are not names.
+    assert!(!r.iter().any(|x| x.starts_with("references 1 ")), "{r:?}");
+    assert_eq!(imports(&f), ["import /base.sh [*] reexport @4"]);
+
+    let base = extract_fixture("sh", "lib/base.sh");
+    assert_has(&defs(&base), &["def constant BASE_STORE_TTL @5:9 pub"]);
+
+    let api = extract_fixture("sh", "lib/api.sh");
+    assert_has(
+        &refs(&api),
+        &[
+            "calls store_refresh from=handle_refresh @8",
+            "calls validate from=check @20",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import /store.sh [*] reexport @4",
+            "import /util/email.sh [*] reexport @15",
+            "import /util/token.sh [*] reexport @17",
+        ]
+    );
+    let bin = extract_fixture("sh", "bin/refresh.sh");
+    assert_eq!(imports(&bin), ["import /../lib/api.sh [*] reexport @4"]);
+    // Only the script's own directory is a known prefix; other variables are not followed.
+    let other = extract_source(
+        "sh",
+        "x.sh",
+        "source \"$HOME/.shoprc\"\n. ./local.sh\nsource 'quoted.sh'\nsource \"${0%/*}/a.sh\"\n\
+         source \"$(cd \"$(dirname \"$0\")\" && pwd)/b.sh\"\nsource \"$(cd /tmp && pwd)/c.sh\"\n",
+    );
+    assert_eq!(
+        imports(&other),
+        [
+            "import ./local.sh [*] reexport @1",
+            "import quoted.sh [*] reexport @2",
+            "import /a.sh [*] reexport @3",
+            "import /b.sh [*] reexport @4",
+        ]
+    );
+}
+
+#[test]
+fn rb_store_module_and_requires() {
+    let f = extract_fixture("rb", "lib/shop/session_store.rb");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @6:12 pub",
+            "def constant SessionStore.DEFAULT_TTL @7:2 pub parent=SessionStore",
+            "def method SessionStore.initialize @11:6 pub parent=SessionStore",
+            "def method SessionStore.get @18:6 pub parent=SessionStore",
+            "def method SessionStore.put @23:6 pub parent=SessionStore",
+            "def method SessionStore.refresh @28:6 pub parent=SessionStore",
+            "def method SessionStore.size @37:6 pub parent=SessionStore",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(f.defs[5].signature.as_deref(), Some("def refresh(key)"));
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @6",
+            "calls self|get from=SessionStore.refresh @29",
+            "calls put from=SessionStore.refresh @32",
+            "calls @data|size from=SessionStore.size @39",
+        ],
+    );
+    assert_eq!(
+        imports(&f),
+        [
+            "import time [*] reexport @2",
+            "import ./base_store [*] reexport @3",
+        ]
+    );
+
+    let shop = extract_fixture("rb", "lib/shop.rb");
+    assert_eq!(
+        defs(&shop),
+        [
+            "def module Shop @3:7 pub",
+            "def constant Shop.VERSION @4:2 pub parent=Shop",
+            "def module Shop.Util @7:9 pub parent=Shop",
+        ]
+    );
+
+    let api = extract_fixture("rb", "lib/shop/api.rb");
+    let r = refs(&api);
+    assert_has(
+        &r,
+        &[
+            "calls SessionStore from=Api.STORE @10",
+            "calls STORE|refresh from=Api.handle_refresh @14",
+            "calls checker|validate from=Api.check @22",
+        ],
+    );
+    // `X.new` is a call of X, not of a method `new`.
+    assert!(!r.iter().any(|x| x.contains("|new ")), "{r:?}");
+    assert_has(&bindings(&api), &["STORE: SessionStore in Api @10"]);
+    assert_eq!(
+        imports(&api),
+        [
+            "import json [*] reexport @2",
+            "import shop/session_store [*] reexport @3",
+            "import ./util/email [*] reexport @4",
+            "import ./util/token [*] reexport @5",
+        ]
+    );
+}
+
+#[test]
+fn lua_tables_methods_and_requires() {
+    let f = extract_fixture("lua", "src/shop/store.lua");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class SessionStore @4:6 pub",
+            "def constant SessionStore.DEFAULT_TTL @8:13 pub parent=SessionStore",
+            "def method SessionStore.new @11:22 pub parent=SessionStore",
+            "def method SessionStore.get @19:22 pub parent=SessionStore",
+            "def method SessionStore.put @24:22 pub parent=SessionStore",
+            "def method SessionStore.refresh @29:22 pub parent=SessionStore",
+            "def method SessionStore.format @40:22 pub parent=SessionStore",
+        ]
+    );
+    // `---` doc comments lose all three dashes.
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("Keeps sessions in memory — café edition ☕.")
+    );
+    assert_eq!(
+        f.defs[5].signature.as_deref(),
+        Some("function SessionStore:refresh(key)")
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "extends BaseStore from=SessionStore @4",
+            "calls self|get from=SessionStore.refresh @30",
+            "calls self|put from=SessionStore.refresh @35",
+            "calls string|format from=SessionStore.format @41",
+        ],
+    );
+    assert_eq!(imports(&f), ["import shop.base_store [BaseStore] @0"]);
+
+    let api = extract_fixture("lua", "src/shop/api.lua");
+    assert_eq!(
+        defs(&api),
+        [
+            "def class api @5:6 pub",
+            "def method api.handle_refresh @11:13 pub parent=api",
+            "def method api.check @17:13 pub parent=api",
+        ]
+    );
+    assert_has(
+        &refs(&api),
+        &[
+            "calls SessionStore|new from=<file> @8",
+            "calls store|refresh from=api.handle_refresh @12",
+            "calls checker|validate from=api.check @20",
+        ],
+    );
+    assert_eq!(
+        imports(&api),
+        [
+            "import shop.store [SessionStore] @1",
+            "import shop.util.email [email] @2",
+            "import shop.util.token [token] @3",
+        ]
+    );
+    let init = extract_fixture("lua", "src/shop/init.lua");
+    assert_eq!(
+        imports(&init),
+        [
+            "import shop.store [] as SessionStore reexport @2",
+            "import shop.api [] as api reexport @3",
+        ]
+    );
+    // Local functions are private; fields of standard tables are not definitions.
+    let other = extract_source(
+        "lua",
+        "x.lua",
+        "local function helper() end\nfunction global() end\npackage.path = \"?.lua\"\nlocal M = {}\nM.f = function(x) return x end\nM.n = 1\n",
+    );
+    assert_eq!(
+        defs(&other),
+        [
+            "def function helper @0:15",
+            "def function global @1:9 pub",
+            "def class M @3:6 pub",
+            "def method M.f @4:2 pub parent=M",
+            "def property M.n @5:2 pub parent=M",
         ]
     );
 }

@@ -31,6 +31,7 @@ fn every_language_has_an_import_strategy() {
                         | "declared_package"
                         | "include_path"
                         | "module_dir"
+                        | "prefix_map"
                 )
             ),
             "{}: [imports] strategy = {strategy:?}",

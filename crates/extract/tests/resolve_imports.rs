@@ -686,3 +686,169 @@ fn swift_fixture() {
     );
     assert!(r.is_config_file("Package.swift"));
 }
+
+#[test]
+fn php_fixture_psr4_and_requires() {
+    let r = fixture_resolver("php");
+    let php = lang("php");
+    // `use Shop\Util\Email` is module `Shop\Util` (a namespace directory) + name `Email`.
+    assert_eq!(
+        r.resolve(&php, "src/Api.php", "Shop\\Util"),
+        files(&["src/Util/Email.php", "src/Util/Token.php"])
+    );
+    assert_eq!(
+        r.resolve_member(&php, "src/Api.php", "Shop\\Util", "Email"),
+        files(&["src/Util/Email.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "\\Shop\\SessionStore"),
+        files(&["src/SessionStore.php"])
+    );
+    // Under the prefix but not there: unresolved, not external.
+    assert_eq!(
+        r.resolve(&php, "src/Api.php", "Shop\\Nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&php, "src/Api.php", "Psr\\Log"), ext("Psr"));
+    // `require __DIR__ . '/../src/helpers.php'`: relative to the file.
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "/../src/helpers.php"),
+        files(&["src/helpers.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "bin/refresh.php", "/../vendor/autoload.php"),
+        ImportTarget::Unresolved
+    );
+    assert!(r.is_config_file("composer.json"));
+}
+
+#[test]
+fn php_prefix_lists_and_nested_projects() {
+    let r = memory_resolver(&[
+        (
+            "pkg/composer.json",
+            r#"{"autoload": {"psr-4": {"Acme\\Core\\": ["lib/", "extra/"]}},
+                "autoload-dev": {"psr-4": {"Acme\\Tests\\": "tests/"}}}"#,
+        ),
+        ("pkg/lib/Box.php", ""),
+        ("pkg/extra/Crate.php", ""),
+        ("pkg/tests/BoxTest.php", ""),
+        ("pkg/lib/inc.php", ""),
+    ]);
+    let php = lang("php");
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "Acme\\Core\\Crate"),
+        files(&["pkg/extra/Crate.php"])
+    );
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "Acme\\Tests\\BoxTest"),
+        files(&["pkg/tests/BoxTest.php"])
+    );
+    // A plain `require 'inc.php'`: beside the importer first.
+    assert_eq!(
+        r.resolve(&php, "pkg/lib/Box.php", "inc.php"),
+        files(&["pkg/lib/inc.php"])
+    );
+}
+
+#[test]
+fn sh_sources_are_paths() {
+    let r = fixture_resolver("sh");
+    let sh = lang("sh");
+    // `source "$(dirname "$0")/../lib/api.sh"` is captured as `/../lib/api.sh`.
+    assert_eq!(
+        r.resolve(&sh, "bin/refresh.sh", "/../lib/api.sh"),
+        files(&["lib/api.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "/util/token.sh"),
+        files(&["lib/util/token.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "lib/util/email.sh", "../store.sh"),
+        files(&["lib/store.sh"])
+    );
+    // A plain path: beside the importer, then from the root.
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "store.sh"),
+        files(&["lib/store.sh"])
+    );
+    assert_eq!(
+        r.resolve(&sh, "bin/refresh.sh", "lib/base.sh"),
+        files(&["lib/base.sh"])
+    );
+    // Not in the repository: unresolved, never a package.
+    assert_eq!(
+        r.resolve(&sh, "lib/api.sh", "/nowhere.sh"),
+        ImportTarget::Unresolved
+    );
+}
+
+#[test]
+fn rb_require_load_path_and_require_relative() {
+    let r = fixture_resolver("rb");
+    let rb = lang("rb");
+    // `require "shop"` / `require "shop/session_store"`: `lib/` is on the load path.
+    assert_eq!(
+        r.resolve(&rb, "bin/refresh.rb", "shop"),
+        files(&["lib/shop.rb"])
+    );
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "shop/session_store"),
+        files(&["lib/shop/session_store.rb"])
+    );
+    // `require_relative "util/email"` is captured as `./util/email`.
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "./util/email"),
+        files(&["lib/shop/util/email.rb"])
+    );
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/util/email.rb", "./../base_store"),
+        files(&["lib/shop/base_store.rb"])
+    );
+    // Relative and missing: unresolved; a library that is not here: external.
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "./nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(r.resolve(&rb, "lib/shop/api.rb", "json"), ext("json"));
+    assert_eq!(
+        r.resolve(&rb, "lib/shop/api.rb", "active_support/core_ext"),
+        ext("active_support")
+    );
+    assert!(r.is_config_file("Gemfile"));
+}
+
+#[test]
+fn lua_require_searches_source_roots() {
+    let r = fixture_resolver("lua");
+    let lua = lang("lua");
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.store"),
+        files(&["src/shop/store.lua"])
+    );
+    // A directory module: `shop/init.lua`.
+    assert_eq!(
+        r.resolve(&lua, "bin/refresh.lua", "shop"),
+        files(&["src/shop/init.lua"])
+    );
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.util.token"),
+        files(&["src/shop/util/token.lua"])
+    );
+    // Under a local package but missing: unresolved; anything else: external.
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "shop.nowhere"),
+        ImportTarget::Unresolved
+    );
+    assert_eq!(
+        r.resolve(&lua, "src/shop/api.lua", "cjson.safe"),
+        ext("cjson")
+    );
+    // `lua/` (Neovim plugins) is a source root too.
+    let r = memory_resolver(&[("lua/plug/init.lua", ""), ("lua/plug/ui.lua", "")]);
+    assert_eq!(
+        r.resolve(&lua, "lua/plug/init.lua", "plug.ui"),
+        files(&["lua/plug/ui.lua"])
+    );
+}

@@ -50,7 +50,8 @@ pub struct Manifest {
     pub member_candidates: bool,
     /// Inside a method, a bare name may mean a member of the enclosing type (`get(key)` for
     /// `this->get(key)`, `store_->x()` for `this->store_->x()`): the map looks there when
-    /// no local definition names it. Off for languages that always spell the receiver.
+    /// no local definition names it; a bare call inside a type's body tries that type's own
+    /// and inherited members first. Off for languages that always spell the receiver.
     #[serde(default)]
     pub implicit_receiver: bool,
     /// The language server, if one is known.

@@ -61,7 +61,8 @@
 //! - A config file created where none existed is noticed by the walk, but only config
 //!   files the resolver declares (by name) count.
 //! - Unknown receivers (`x.method()` with `x` untyped) link only to top-level definitions
-//!   of modules the file imports, as candidates: recall is traded for precision.
+//!   of modules the file imports (else to methods of that name of their types), as
+//!   candidates: recall is traded for precision.
 
 mod apply;
 mod build;

@@ -410,6 +410,9 @@ impl State {
                     MatchKind::Substring => 6.0,
                     MatchKind::QualifiedName => 4.0,
                     MatchKind::Path => 2.0,
+                    // A small typo of the whole name beats letters spread through a
+                    // longer one (`SesionStore`: the class, not a file `session_store.x`).
+                    MatchKind::Fuzzy if closeness >= crate::search::SUBSEQUENCE_CLOSENESS => 1.0,
                     MatchKind::Fuzzy => 0.0,
                 };
                 let case = if m.names.str(m.n(ix).name) == q {

@@ -3,11 +3,14 @@
 //! Per reference, in order:
 //! 1. `self`/`this`/`cls`/`Self` members and the scope walk (enclosing functions, then the
 //!    file's top level) → `exact`;
+//!    In languages whose manifest sets `implicit_receiver`, a bare call also tries the
+//!    members of each type the walk passes (`get(key)` in a method) → `exact`.
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
 //!    see `infer.rs`) gives the member of that type, with the type's confidence;
 //!    where the manifest says `implicit_receiver`, a bare name or a receiver nothing else
 //!    names may be a member of the enclosing type (`get(key)`, `store_->refresh()`);
+//!    a name that several everything-imports (`*`) define is ambiguous → `candidate`;
 //! 3. the only visible (exported, or in the same directory) top-level definition of that
 //!    name in the repository → `name`;
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
@@ -21,7 +24,8 @@
 //! declared but not in the repository (`this.data: Map` → `data.get`), and members of
 //! receivers we cannot type (`self._data.get`, `r.URL.Query().Get`). An unknown
 //! single-name receiver (`checker.validate`) yields candidates among the top-level
-//! definitions of the modules the file imports — never an exact/import/name edge. This
+//! definitions of the modules the file imports, or where they define no such function,
+//! among the methods of that name of their types — never an exact/import/name edge. This
 //! trades recall for precision: the live layer (`nav_references`) is authoritative.
 
 use std::cell::OnceCell;
@@ -594,10 +598,19 @@ impl<'a> Resolver<'a> {
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
         let m = self.model;
         let name_str = m.names.str(name);
-        // 1. Scope walk: enclosing functions' local definitions, then the top level.
+        // 1. Scope walk: enclosing functions' local definitions, then the top level; in
+        //    languages with an implicit receiver, a call also tries the members of each
+        //    enclosing type on the way (`get(key)` in a method = `self.get(key)`).
+        let implicit = kind == EdgeKind::Calls && self.implicit_receiver(cx);
         let mut cur = Some(from);
         while let Some(a) = cur {
             let node = m.n(a);
+            if implicit
+                && is_type_like(node.kind)
+                && let Some(d) = self.member(a, name, kind, 0)
+            {
+                return Outcome::Resolved(d, Confidence::Exact);
+            }
             let is_file = node.kind == NodeKind::File;
             if is_file || is_function_like(node.kind) {
                 let hit = node.children.iter().copied().find(|&c| {
@@ -639,14 +652,23 @@ impl<'a> Resolver<'a> {
                 Lookup::NotFound => {}
             }
         }
+        // Everything-imports (`*`): one that defines the name answers; when several define
+        // it (files included on different branches, two `import *` of one name), which one
+        // is meant is not known statically: all of them, as candidates.
+        let mut from_globs: Vec<Ix> = Vec::new();
         for g in &cx.globs {
             match self.lookup_in_files(g, name, 0) {
-                Lookup::Found(n) if fits(kind, m.n(n).kind) => {
-                    return Outcome::Resolved(n, Confidence::Import);
+                Lookup::Found(n) if fits(kind, m.n(n).kind) && !from_globs.contains(&n) => {
+                    from_globs.push(n);
                 }
-                Lookup::External => return Outcome::Drop,
+                Lookup::External if from_globs.is_empty() => return Outcome::Drop,
                 _ => {}
             }
+        }
+        match from_globs.len() {
+            0 => {}
+            1 => return Outcome::Resolved(from_globs[0], Confidence::Import),
+            _ => return Outcome::Candidates(self.rank_candidates(cx, from_globs)),
         }
         let _ = depth;
         // 3./4. The repository by name.
@@ -1035,7 +1057,8 @@ impl<'a> Resolver<'a> {
             .registry
             .by_id(m.lang(cx.lang))
             .is_some_and(|l| l.manifest.member_candidates);
-        let c: Vec<Ix> = m
+        let in_reach = |n: Ix| m.n(n).file.is_some_and(|f| reach.contains(&f));
+        let mut c: Vec<Ix> = m
             .defs_named(name)
             .iter()
             .copied()
@@ -1043,11 +1066,26 @@ impl<'a> Resolver<'a> {
                 let node = m.n(n);
                 let top_level = &*node.qname == name_str;
                 let member = members && node.parent.is_some_and(|p| is_type_like(m.n(p).kind));
-                node.file.is_some_and(|f| reach.contains(&f))
-                    && (top_level || member)
-                    && fits(kind, node.kind)
+                in_reach(n) && (top_level || member) && fits(kind, node.kind)
             })
             .collect();
+        if c.is_empty() {
+            // Where the reachable modules hold no such function, the receiver may be an
+            // instance of one of their types (`$checker->validate()` with `$checker` one of
+            // two classes): that name's methods there, still only candidates.
+            c = m
+                .defs_named(name)
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    let node = m.n(n);
+                    in_reach(n)
+                        && node.kind == NodeKind::Method
+                        && node.parent.is_some_and(|p| is_type_like(m.n(p).kind))
+                        && fits(kind, node.kind)
+                })
+                .collect();
+        }
         if c.is_empty() {
             Outcome::Drop
         } else {

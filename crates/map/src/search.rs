@@ -248,6 +248,9 @@ fn closeness(q: usize, name: usize) -> f64 {
     }
 }
 
+/// Subsequence matches have a closeness below this; typo matches at least this.
+pub(crate) const SUBSEQUENCE_CLOSENESS: f64 = 0.3;
+
 /// A small typo (Damerau-Levenshtein within `max`) or an ordered subsequence starting at
 /// the same letter (`sesstore` → `sessionstore`). Returns a closeness in [0, 1).
 fn fuzzy(q: &[u8], name: &[u8], max: usize) -> Option<f64> {
@@ -257,7 +260,7 @@ fn fuzzy(q: &[u8], name: &[u8], max: usize) -> Option<f64> {
         return Some(0.9 - 0.3 * d as f64);
     }
     if name.first() == q.first() && name.len() <= 4 * q.len() && is_subsequence(q, name) {
-        return Some(0.3 * closeness(q.len(), name.len()));
+        return Some(SUBSEQUENCE_CLOSENESS * closeness(q.len(), name.len()));
     }
     None
 }

@@ -24,7 +24,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 12] = [
+const CASES: [Case; 16] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -262,6 +262,84 @@ const CASES: [Case; 12] = [
             "swift:Sources/Store/Store.swift#SessionStore.get",
         ),
         call: ("store.refresh(key)", "store.put(key, label)"),
+    },
+    Case {
+        dir: "php",
+        store_class: "php:src/SessionStore.php#SessionStore",
+        refresh: "php:src/SessionStore.php#SessionStore.refresh",
+        put: "php:src/SessionStore.php#SessionStore.put",
+        caller: "php:src/Api.php#Api.handleRefresh",
+        api_file: "src/Api.php",
+        store_file: "src/SessionStore.php",
+        clash_site: "php:src/Api.php#Api.check",
+        clash_defs: [
+            "php:src/Util/Email.php#Email.validate",
+            "php:src/Util/Token.php#Token.validate",
+        ],
+        token_file: "src/Util/Token.php",
+        stdlib: (
+            "php:src/SessionStore.php#SessionStore.count",
+            "php:src/SessionStore.php#SessionStore.count",
+        ),
+        call: ("$store->refresh($key)", "$store->put($key, [])"),
+    },
+    Case {
+        // Bash: the store is an associative array beside the functions that use it.
+        dir: "sh",
+        store_class: "sh:lib/store.sh#SessionStore",
+        refresh: "sh:lib/store.sh#store_refresh",
+        put: "sh:lib/store.sh#store_put",
+        caller: "sh:lib/api.sh#handle_refresh",
+        api_file: "lib/api.sh",
+        store_file: "lib/store.sh",
+        clash_site: "sh:lib/api.sh#check",
+        clash_defs: [
+            "sh:lib/util/email.sh#validate",
+            "sh:lib/util/token.sh#validate",
+        ],
+        token_file: "lib/util/token.sh",
+        stdlib: ("sh:lib/store.sh#date", "sh:lib/store.sh#date"),
+        call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
+    },
+    Case {
+        dir: "rb",
+        store_class: "rb:lib/shop/session_store.rb#SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        api_file: "lib/shop/api.rb",
+        store_file: "lib/shop/session_store.rb",
+        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_defs: [
+            "rb:lib/shop/util/email.rb#Email.validate",
+            "rb:lib/shop/util/token.rb#Token.validate",
+        ],
+        token_file: "lib/shop/util/token.rb",
+        stdlib: (
+            "rb:lib/shop/session_store.rb#SessionStore.size",
+            "rb:lib/shop/session_store.rb#SessionStore.size",
+        ),
+        call: ("STORE.refresh(key)", "STORE.put(key, {})"),
+    },
+    Case {
+        dir: "lua",
+        store_class: "lua:src/shop/store.lua#SessionStore",
+        refresh: "lua:src/shop/store.lua#SessionStore.refresh",
+        put: "lua:src/shop/store.lua#SessionStore.put",
+        caller: "lua:src/shop/api.lua#api.handle_refresh",
+        api_file: "src/shop/api.lua",
+        store_file: "src/shop/store.lua",
+        clash_site: "lua:src/shop/api.lua#api.check",
+        clash_defs: [
+            "lua:src/shop/util/email.lua#email.validate",
+            "lua:src/shop/util/token.lua#token.validate",
+        ],
+        token_file: "src/shop/util/token.lua",
+        stdlib: (
+            "lua:src/shop/store.lua#SessionStore.format",
+            "lua:src/shop/store.lua#SessionStore.format",
+        ),
+        call: ("store:refresh(key)", "store:put(key, {})"),
     },
 ];
 
@@ -864,4 +942,38 @@ fn bare_member_calls_follow_the_language_rule() {
         !read.iter().any(|n| n.node.id == "py:files.py#Files.open"),
         "{read:?}"
     );
+}
+
+/// Ruby's bare `put(…)` inside `SessionStore#refresh` is a call on `self`
+/// (`implicit_receiver` in its manifest); a language without it is not affected (in
+/// Python a bare `get()` in a method is a module-level name, never the method).
+#[test]
+fn a_bare_call_in_a_method_reaches_the_enclosing_type_where_the_receiver_is_implicit() {
+    let case = CASES.iter().find(|c| c.dir == "rb").unwrap();
+    let b = build(case);
+    let out = b.edges(case.refresh, Direction::Out);
+    let put = out
+        .iter()
+        .find(|n| n.node.id == case.put)
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(put.edge, EdgeKind::Calls);
+    assert_eq!(put.confidence, Confidence::Exact);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "class S:\n    def get(self):\n        return 1\n\n    def refresh(self):\n        return get()\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let out = map
+        .neighbors("py:m.py#S.refresh", Direction::Out, None, 1, 50)
+        .unwrap()
+        .neighbors;
+    assert!(!out.iter().any(|n| n.node.id == "py:m.py#S.get"), "{out:?}");
 }

@@ -31,7 +31,7 @@ struct Case {
     call: (&'static str, &'static str),
 }
 
-const CASES: [Case; 12] = [
+const CASES: [Case; 16] = [
     Case {
         dir: "py",
         store_class: "py:shop/store.py#SessionStore",
@@ -197,6 +197,62 @@ const CASES: [Case; 12] = [
         ],
         call: ("store.refresh(key)", "store.put(key, label)"),
     },
+    Case {
+        dir: "php",
+        store_class: "php:src/SessionStore.php#SessionStore",
+        refresh: "php:src/SessionStore.php#SessionStore.refresh",
+        put: "php:src/SessionStore.php#SessionStore.put",
+        caller: "php:src/Api.php#Api.handleRefresh",
+        api_file: "src/Api.php",
+        clash_site: "php:src/Api.php#Api.check",
+        clash_defs: [
+            "php:src/Util/Email.php#Email.validate",
+            "php:src/Util/Token.php#Token.validate",
+        ],
+        call: ("$store->refresh($key)", "$store->put($key, [])"),
+    },
+    Case {
+        dir: "sh",
+        store_class: "sh:lib/store.sh#SessionStore",
+        refresh: "sh:lib/store.sh#store_refresh",
+        put: "sh:lib/store.sh#store_put",
+        caller: "sh:lib/api.sh#handle_refresh",
+        api_file: "lib/api.sh",
+        clash_site: "sh:lib/api.sh#check",
+        clash_defs: [
+            "sh:lib/util/email.sh#validate",
+            "sh:lib/util/token.sh#validate",
+        ],
+        call: ("store_refresh \"$1\"", "store_put \"$1\" 0"),
+    },
+    Case {
+        dir: "rb",
+        store_class: "rb:lib/shop/session_store.rb#SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        api_file: "lib/shop/api.rb",
+        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_defs: [
+            "rb:lib/shop/util/email.rb#Email.validate",
+            "rb:lib/shop/util/token.rb#Token.validate",
+        ],
+        call: ("STORE.refresh(key)", "STORE.put(key, {})"),
+    },
+    Case {
+        dir: "lua",
+        store_class: "lua:src/shop/store.lua#SessionStore",
+        refresh: "lua:src/shop/store.lua#SessionStore.refresh",
+        put: "lua:src/shop/store.lua#SessionStore.put",
+        caller: "lua:src/shop/api.lua#api.handle_refresh",
+        api_file: "src/shop/api.lua",
+        clash_site: "lua:src/shop/api.lua#api.check",
+        clash_defs: [
+            "lua:src/shop/util/email.lua#email.validate",
+            "lua:src/shop/util/token.lua#token.validate",
+        ],
+        call: ("store:refresh(key)", "store:put(key, {})"),
+    },
 ];
 
 /// A client that records progress notifications.
@@ -271,7 +327,7 @@ fn neighbor<'a>(d: &'a Value, id: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn map_tools_answer_the_fixture_questions() {
-    for case in &CASES {
+    for case in CASES {
         let dir = fixture(case.dir);
         let c = client(dir.path(), Recorder::default()).await;
 

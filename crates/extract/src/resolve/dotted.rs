@@ -1,8 +1,9 @@
 //! `dotted`: module paths like `shop.store` searched in source roots (the repository root,
 //! `src/`-style roots under each project marker); leading separators are relative
-//! (`.store` = beside the importer, `..` = the parent package).
+//! (`.store` = beside the importer, `..` = the parent package); specifiers starting with one
+//! of `relative_prefixes` (`./x`, `../x`) are paths from the importer's directory.
 
-use super::repo::{Repo, dirname, join};
+use super::repo::{Repo, dirname, join, normalize};
 use super::rules::Rules;
 use crate::ImportTarget;
 
@@ -37,6 +38,16 @@ impl Dotted {
         let sep = rules.separator.as_str();
         if sep.is_empty() {
             return ImportTarget::Unresolved;
+        }
+        // Paths relative to the importer (`./x`, `../x`), where the language has them.
+        if rules
+            .relative_prefixes
+            .iter()
+            .any(|p| module.starts_with(p.as_str()))
+        {
+            return normalize(&join(dirname(from), module))
+                .and_then(|path| self.module_at(rules, repo, &path))
+                .unwrap_or(ImportTarget::Unresolved);
         }
         let rest = module.trim_start_matches(sep);
         let dots = (module.len() - rest.len()) / sep.len();

@@ -9,6 +9,7 @@ mod module_dir;
 mod module_tree;
 mod package_dir;
 mod path;
+mod prefix_map;
 mod repo;
 mod rules;
 
@@ -28,6 +29,7 @@ enum Index {
     DeclaredPackage(declared_package::DeclaredPackage),
     IncludePath(include_path::IncludePath),
     ModuleDir(module_dir::ModuleDir),
+    PrefixMap(prefix_map::PrefixMap),
     None,
 }
 
@@ -129,6 +131,7 @@ fn build(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> I
             Index::IncludePath(include_path::IncludePath::new(rules, repo, read))
         }
         Strategy::ModuleDir => Index::ModuleDir(module_dir::ModuleDir::new(rules, repo)),
+        Strategy::PrefixMap => Index::PrefixMap(prefix_map::PrefixMap::new(rules, repo, read)),
         Strategy::None => Index::None,
     }
 }
@@ -145,6 +148,7 @@ fn resolve_with(pl: &PerLanguage, repo: &Repo, from: &str, module: &str) -> Impo
         Index::DeclaredPackage(d) => d.resolve(&pl.rules, repo, from, module),
         Index::IncludePath(p) => p.resolve(&pl.rules, repo, from, module),
         Index::ModuleDir(d) => d.resolve(&pl.rules, from, module),
+        Index::PrefixMap(p) => p.resolve(&pl.rules, repo, from, module),
         Index::None => ImportTarget::Unresolved,
     }
 }

@@ -22,6 +22,8 @@ pub enum Strategy {
     IncludePath,
     /// A module is a directory under a source root, with every file below it.
     ModuleDir,
+    /// Namespaced names mapped to directories by prefix (a JSON config's prefix map).
+    PrefixMap,
     /// No resolution: everything is unresolved.
     None,
 }
@@ -76,6 +78,10 @@ pub struct Rules {
     pub include_dirs: Vec<String>,
     pub flags_files: Vec<String>,
     pub include_flags: Vec<String>,
+    // prefix map
+    pub prefix_map_file: Option<String>,
+    pub prefix_map_keys: Vec<String>,
+    pub relative_prefixes: Vec<String>,
 }
 
 impl Rules {
@@ -104,6 +110,7 @@ impl Rules {
             Some("declared_package") => Strategy::DeclaredPackage,
             Some("include_path") => Strategy::IncludePath,
             Some("module_dir") => Strategy::ModuleDir,
+            Some("prefix_map") => Strategy::PrefixMap,
             _ => Strategy::None,
         };
         let external = match s("external").as_deref() {
@@ -163,6 +170,9 @@ impl Rules {
             include_dirs: list("include_dirs"),
             flags_files: list("flags_files"),
             include_flags: list("include_flags"),
+            prefix_map_file: s("prefix_map_file"),
+            prefix_map_keys: list("prefix_map_keys"),
+            relative_prefixes: list("relative_prefixes"),
         }
     }
 

@@ -1,0 +1,137 @@
+//! `prefix_map`: namespaced names mapped to directories by prefix, as declared in a JSON
+//! config file (`prefix_map_file`, at the keys `prefix_map_keys`, each an object
+//! `{"Prefix\\": "dir/" | ["dir/", …]}`; PHP's PSR-4 in `composer.json`). `A\B\C` under the
+//! prefix `A\` mapped to `src/` is the file `src/B/C.<ext>`, or the directory `src/B/C`
+//! (a namespace: its files). Specifiers that look like paths (a `/` or a file extension)
+//! are files: relative to the importer when they start with one of `relative_prefixes`,
+//! else tried beside the importer and then at the root. A name under no prefix is external.
+
+use super::jsonc;
+use super::repo::{Repo, dirname, join, normalize};
+use super::rules::Rules;
+use crate::ImportTarget;
+
+pub struct PrefixMap {
+    /// (prefix without trailing separator, directory), longest prefix first.
+    prefixes: Vec<(String, String)>,
+}
+
+impl PrefixMap {
+    pub fn new(rules: &Rules, repo: &Repo, read: &dyn Fn(&str) -> Option<String>) -> PrefixMap {
+        let mut prefixes = Vec::new();
+        let sep = rules.separator.as_str();
+        if let Some(config) = &rules.prefix_map_file {
+            for file in repo.named(std::slice::from_ref(config)) {
+                let Some(value) = read(file).as_deref().and_then(jsonc::parse) else {
+                    continue;
+                };
+                let base = dirname(file);
+                for key in &rules.prefix_map_keys {
+                    let mut v = Some(&value);
+                    for part in key.split('.') {
+                        v = v.and_then(|x| x.get(part));
+                    }
+                    let Some(map) = v.and_then(|x| x.as_object()) else {
+                        continue;
+                    };
+                    for (prefix, dirs) in map {
+                        let prefix = prefix.trim_end_matches(sep).to_string();
+                        let dirs: Vec<&str> = match dirs {
+                            serde_json::Value::String(s) => vec![s.as_str()],
+                            serde_json::Value::Array(a) => {
+                                a.iter().filter_map(|d| d.as_str()).collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        for d in dirs {
+                            if let Some(dir) = normalize(&join(base, d.trim_end_matches('/'))) {
+                                prefixes.push((prefix.clone(), dir));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Longest prefix first; an empty prefix (the global namespace) last.
+        prefixes.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        PrefixMap { prefixes }
+    }
+
+    pub fn resolve(&self, rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
+        let is_path = spec.contains('/')
+            || rules
+                .extensions
+                .iter()
+                .any(|e| spec.ends_with(&format!(".{e}")));
+        if is_path {
+            return resolve_path(rules, repo, from, spec);
+        }
+        let sep = rules.separator.as_str();
+        if sep.is_empty() {
+            return ImportTarget::Unresolved;
+        }
+        let name = spec.trim_start_matches(sep);
+        let mut matched = false;
+        for (prefix, dir) in &self.prefixes {
+            let rest = if prefix.is_empty() {
+                name
+            } else if name == prefix {
+                ""
+            } else if let Some(r) = name
+                .strip_prefix(prefix.as_str())
+                .and_then(|r| r.strip_prefix(sep))
+            {
+                r
+            } else {
+                continue;
+            };
+            matched = true;
+            let path = join(dir, &rest.split(sep).collect::<Vec<_>>().join("/"));
+            for e in &rules.extensions {
+                let file = format!("{path}.{e}");
+                if repo.is_file(&file) {
+                    return ImportTarget::Files(vec![file]);
+                }
+            }
+            let files: Vec<String> = repo
+                .files_in(&path)
+                .iter()
+                .filter(|f| {
+                    rules
+                        .extensions
+                        .iter()
+                        .any(|e| f.ends_with(&format!(".{e}")))
+                })
+                .cloned()
+                .collect();
+            if !files.is_empty() {
+                return ImportTarget::Files(files);
+            }
+        }
+        if matched {
+            ImportTarget::Unresolved
+        } else {
+            ImportTarget::External(rules.external_package(name))
+        }
+    }
+}
+
+/// A file path: relative to the importer (`relative_prefixes`), else beside it, else from
+/// the root. Never external: a path that is not in the repository is unresolved.
+fn resolve_path(rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
+    let own = dirname(from);
+    let relative = rules
+        .relative_prefixes
+        .iter()
+        .any(|p| spec.starts_with(p.as_str()));
+    let rel = spec.trim_start_matches('/');
+    let bases: &[&str] = if relative { &[own] } else { &[own, ""] };
+    for base in bases {
+        if let Some(p) = normalize(&join(base, rel))
+            && repo.is_file(&p)
+        {
+            return ImportTarget::Files(vec![p]);
+        }
+    }
+    ImportTarget::Unresolved
+}

@@ -1,0 +1,22 @@
+; Ruby definitions. Capture conventions: grammars/README.md.
+; `class A::B` (compact style) defines `B`: the scope before it is where the class lives,
+; not a parent definition. Nested `module A; class B` qualifies `B` as `A.B`.
+
+; `def x` (a method inside a class, a function inside a module or at the top level) and
+; `def self.x` (a singleton method). The signature is the `def` line.
+(method name: (_) @name) @definition.function
+(singleton_method name: (_) @name) @definition.function
+
+(class name: [(constant) @name (scope_resolution name: (constant) @name)]) @definition.class
+(module name: [(constant) @name (scope_resolution name: (constant) @name)]) @definition.module
+
+; `DEFAULT_TTL = 3600`, `STORE = SessionStore.new` (Ruby forbids them inside methods).
+(assignment left: (constant) @name) @definition.constant
+
+; Docs: the comment lines right before a definition.
+((comment)+ @doc . [(class) (module) (method) (singleton_method) (assignment)] @doc.for)
+
+; Ruby's `private` is a call that changes what follows, which queries cannot follow:
+; every definition counts as public, except names starting with `_` by convention.
+[(class) (module) (method) (singleton_method) (assignment)] @exported
+((method name: (identifier) @_n) @unexported (#match? @_n "^_"))

@@ -1,0 +1,24 @@
+; Ruby uses of names. Capture conventions: grammars/README.md.
+
+; `X.new` / `A::X.new` constructs X: a call of the class (like `new X()` elsewhere).
+((call receiver: [(constant) @name (scope_resolution name: (constant) @name)]
+       method: (identifier) @_new) @reference.call
+  (#eq? @_new "new"))
+
+; Calls with a receiver (`self.get(k)`, `STORE.refresh(k)`, `checker.validate(v)`) and bare
+; calls (`validate(v)`, `puts x`). A bare name without arguments (`ttl`) may be a local
+; variable or a method: not captured.
+((call receiver: (_) @qualifier method: (identifier) @name) @reference.call
+  (#not-eq? @name "new"))
+(call !receiver method: (identifier) @name) @reference.call
+
+; Inheritance and mixins (`include`/`extend`/`prepend M` → implements).
+(superclass [(constant) @name (scope_resolution name: (constant) @name)]) @reference.extends
+((call !receiver
+       method: (identifier) @_m
+       arguments: (argument_list [(constant) @name (scope_resolution name: (constant) @name)])) @reference.implements
+  (#any-of? @_m "include" "extend" "prepend"))
+
+; Other uses of constants: `DEFAULT_TTL`, `Shop::Util::Email`.
+(scope_resolution name: (constant) @name) @reference.type
+(constant) @name @reference.type
