@@ -1481,7 +1481,7 @@ fn c_store_header_and_functions() {
     );
     assert_eq!(
         h.defs[9].doc.as_deref(),
-        Some("Keeps sessions in memory — café edition ☕. Its first member is its BaseStore.")
+        Some("Keeps sessions in memory — café edition ☕.")
     );
     assert_eq!(
         imports(&h),
