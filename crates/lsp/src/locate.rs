@@ -134,14 +134,76 @@ impl Search {
     /// The `PATH` for a server process: the data dir's and the project's bin directories
     /// (those that exist) before the inherited `PATH`.
     pub fn child_path(&self) -> OsString {
-        let dirs = self
-            .dirs()
-            .into_iter()
-            .filter(|(d, o)| *o == Origin::Path || d.is_dir())
-            .map(|(d, _)| d);
+        self.child_path_with(&[])
+    }
+
+    /// [`child_path`](Self::child_path) with a manifest's `data_path` patterns (relative to
+    /// the data dir, `*` = one segment) in front, those that exist.
+    pub fn child_path_with(&self, data_path: &[String]) -> OsString {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(data) = &self.data_dir {
+            for pattern in data_path {
+                dirs.extend(expand(data, pattern));
+            }
+        }
+        dirs.extend(
+            self.dirs()
+                .into_iter()
+                .filter(|(d, o)| *o == Origin::Path || d.is_dir())
+                .map(|(d, _)| d),
+        );
         std::env::join_paths(dirs).unwrap_or_else(|_| self.path.clone().unwrap_or_default())
     }
 }
+
+/// Existing directories matching `pattern` under `base`; `*` in a segment matches any run
+/// of characters within that segment. Sorted, so the result does not depend on the disk.
+pub fn expand(base: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut current = vec![base.to_path_buf()];
+    for seg in pattern.split('/').filter(|s| !s.is_empty()) {
+        let mut next = Vec::new();
+        for dir in &current {
+            if !seg.contains('*') {
+                let p = dir.join(seg);
+                if p.exists() {
+                    next.push(p);
+                }
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut names: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| glob_segment(seg, n))
+                .collect();
+            names.sort();
+            next.extend(names.into_iter().map(|n| dir.join(n)));
+        }
+        current = next;
+    }
+    current.retain(|p| p.is_dir());
+    current
+}
+
+fn glob_segment(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !name.starts_with(first) || !name[first.len()..].ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    name.len() >= first.len() + last.len()
+}
+
+impl Search {}
 
 fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| {
@@ -185,6 +247,31 @@ mod tests {
         assert_eq!(
             path,
             [data.join("venv/bin"), root.join("node_modules/.bin"), sys]
+        );
+    }
+
+    #[test]
+    fn data_path_patterns_expand_to_existing_dirs() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        std::fs::create_dir_all(d.join("venv/lib/python3.11/site-packages/rt/bin")).unwrap();
+        std::fs::create_dir_all(d.join("venv/lib/other/site-packages/rt/bin")).unwrap();
+        assert_eq!(
+            expand(d, "venv/lib/python*/site-packages/rt/bin"),
+            [d.join("venv/lib/python3.11/site-packages/rt/bin")]
+        );
+        assert!(expand(d, "venv/lib/python*/nothing").is_empty());
+        let s = Search::new("/nonexistent", Some(d.to_path_buf()), Some("/bin".into()));
+        let path: Vec<PathBuf> =
+            std::env::split_paths(&s.child_path_with(&["venv/lib/*/site-packages/rt/bin".into()]))
+                .collect();
+        assert_eq!(
+            path,
+            [
+                d.join("venv/lib/other/site-packages/rt/bin"),
+                d.join("venv/lib/python3.11/site-packages/rt/bin"),
+                PathBuf::from("/bin")
+            ]
         );
     }
 

@@ -646,7 +646,10 @@ async fn start(
     env.retain(|(k, _)| k != "PATH");
     env.push((
         "PATH".into(),
-        search.child_path().to_string_lossy().into_owned(),
+        search
+            .child_path_with(lsp.as_ref().map_or(&[][..], |l| &l.data_path[..]))
+            .to_string_lossy()
+            .into_owned(),
     ));
     let client = match Client::spawn(
         &command,
