@@ -24,19 +24,33 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The git-ignored folder where `scripts/install-servers.sh` puts the npm servers.
-pub fn tools_dir() -> PathBuf {
-    let tools = repo().join(".tools/node_modules/.bin");
-    tools.canonicalize().unwrap_or(tools)
+/// The git-ignored folder `scripts/install-servers.sh` installs servers into: navmap's data
+/// dir for the tests (`NAVMAP_DATA_DIR`), so installs stay in the checkout.
+pub fn data_dir() -> PathBuf {
+    let d = repo().join(".tools");
+    d.canonicalize().unwrap_or(d)
 }
 
-/// `PATH` for the child: the tools folder first, then the test's own `PATH`.
+/// The data dir's npm bin folder (pyright, typescript-language-server, …).
+pub fn tools_dir() -> PathBuf {
+    data_dir().join("npm/node_modules/.bin")
+}
+
+/// The data dir's bin folders, as navmap searches them (`navmap_lsp::locate`).
+pub fn data_bin_dirs() -> Vec<PathBuf> {
+    navmap_lsp::locate::data_bin_dirs(&data_dir())
+}
+
+/// `PATH` for the child: the data dir's bin folders first, then the test's own `PATH`.
+/// navmap finds servers in the data dir without it (the child gets `NAVMAP_DATA_DIR`); the
+/// `PATH` is for [`require`] and for tests that spawn servers directly.
 pub fn tools_path() -> String {
-    format!(
-        "{}:{}",
-        tools_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
+    let mut dirs: Vec<String> = data_bin_dirs()
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    dirs.push(std::env::var("PATH").unwrap_or_default());
+    dirs.join(":")
 }
 
 /// Is `program` installed (tools folder or `PATH`)? With `CI` set and `required_in_ci`, a
@@ -106,7 +120,8 @@ pub fn fake_lsp() -> PathBuf {
 
 /// `navmap serve --root root <flags>` as a real MCP client. The child's environment has no
 /// `NAVMAP_*` / `FAKE_LSP_*` variables of the test's own, its `PATH` is `path` (default:
-/// [`tools_path`]), its map lives in the root's `.navmap/`, and `env` is set last.
+/// [`tools_path`]), its data dir is the checkout's `.tools/` ([`data_dir`]), its map lives
+/// in the root's `.navmap/`, and `env` is set last.
 pub async fn client_with(
     root: &Path,
     flags: &[&str],
@@ -123,6 +138,7 @@ pub async fn client_with(
         }
         // Fixture copies live in temp dirs: keep the map there too.
         cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
+        cmd.env("NAVMAP_DATA_DIR", data_dir());
         for (k, v) in env {
             cmd.env(k, v);
         }
