@@ -1,0 +1,184 @@
+//! Live language servers, one table row per language, on its shop fixture
+//! (`fixtures/<id>/`, known answers in `fixtures/README.md`), through a real MCP client
+//! against the built binary. navmap finds each server itself in the checkout's `.tools/`
+//! (the child's `NAVMAP_DATA_DIR`, filled by `scripts/install-servers.sh`) or on `PATH`.
+//!
+//! Every row is asked the same seven questions ([`check`]): definition across files
+//! (the API's call of refresh → the store), references of refresh (the API file among
+//! them), hover at the call, the store's outline (the store type and refresh), workspace
+//! symbols (the store type in the store file), incoming call hierarchy of refresh (the
+//! API caller, from the server or the map's fallback), and a resolve round-trip (the map
+//! ID of refresh → verified, at refresh's line).
+//!
+//! ## Adding a language
+//! Add one entry to the `rows!` invocation at the end of this file:
+//! ```text
+//! java: Row { lang: "java", program: "jdtls", fixture: "java", api: "…/Api.java",
+//!             store: "…/SessionStore.java", call: (LINE, COL), refresh: (LINE, COL),
+//!             name: "refresh", store_type: "SessionStore", caller: "handleRefresh",
+//!             refresh_id: "java:…#SessionStore.refresh" },
+//! ```
+//! `call` is the 1-based line and column of `refresh` in the API's call of it (column of
+//! the name's first character, in characters); `refresh` the same for the name in its
+//! definition. Take both, and the node ID, from the fixture's row in `fixtures/README.md`.
+//! `program` is the server's command (the `[lsp] command`'s first word): with `CI` set, a
+//! missing one fails the test, otherwise the test prints "skipped". Run one row with
+//! `cargo test -p navmap --test live_servers java`.
+
+mod common;
+
+use common::{call, fixture, ok};
+use serde_json::{Value, json};
+
+/// One language's fixture and its known answers.
+struct Row {
+    lang: &'static str,
+    program: &'static str,
+    fixture: &'static str,
+    api: &'static str,
+    store: &'static str,
+    /// (line, col) of refresh's name in the API's call.
+    call: (u64, u64),
+    /// (line, col) of refresh's name in its definition.
+    refresh: (u64, u64),
+    name: &'static str,
+    store_type: &'static str,
+    caller: &'static str,
+    refresh_id: &'static str,
+}
+
+fn has(list: &Value, f: impl Fn(&Value) -> bool) -> bool {
+    list.as_array().is_some_and(|a| a.iter().any(f))
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+async fn check(row: &Row) {
+    if !common::require(row.program, true) {
+        return;
+    }
+    let dir = fixture(row.fixture);
+    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
+
+    // Definition across files: the call in the API → refresh in the store.
+    let d = call(&c, "nav_definition", pos(row.api, row.call)).await;
+    assert!(
+        has(&ok(&d)["locations"], |l| l["file"] == row.store
+            && l["line"] == row.refresh.0),
+        "{}: definition {d}",
+        row.lang
+    );
+
+    // References of refresh: the API's call is one.
+    let r = call(&c, "nav_references", pos(row.store, row.refresh)).await;
+    assert!(
+        has(&ok(&r)["locations"], |l| l["file"] == row.api),
+        "{}: references {r}",
+        row.lang
+    );
+
+    // Hover at the call names refresh.
+    let t = call(&c, "nav_type", pos(row.api, row.call)).await;
+    assert!(
+        text(&ok(&t)["contents"]).contains(row.name),
+        "{}: hover {t}",
+        row.lang
+    );
+
+    // Outline of the store: the store type and refresh.
+    let o = call(&c, "nav_symbols", json!({"file": row.store})).await;
+    let syms = &ok(&o)["symbols"];
+    assert!(
+        has(syms, |s| text(&s["name"]).contains(row.store_type)),
+        "{}: outline {o}",
+        row.lang
+    );
+    assert!(
+        has(syms, |s| text(&s["name"]).contains(row.name)
+            && s["line"] == row.refresh.0),
+        "{}: outline {o}",
+        row.lang
+    );
+
+    // Workspace symbols: the store type, in the store file.
+    let w = call(&c, "nav_workspaceSymbols", json!({"query": row.store_type})).await;
+    assert!(
+        has(&ok(&w)["results"], |s| text(&s["name"])
+            .contains(row.store_type)
+            && s["file"] == row.store),
+        "{}: workspace symbols {w}",
+        row.lang
+    );
+
+    // Incoming calls of refresh: the API's caller (from the server, or the map's fallback
+    // when the server has no call hierarchy).
+    let mut args = pos(row.store, row.refresh);
+    args["direction"] = json!("incoming");
+    let h = call(&c, "nav_callHierarchy", args).await;
+    assert!(
+        has(&ok(&h)["calls"], |v| text(&v["name"]).contains(row.caller)
+            && v["file"] == row.api),
+        "{}: call hierarchy {h}",
+        row.lang
+    );
+
+    // Resolve round-trip: the map's ID of refresh, verified by the server at its line.
+    let v = call(&c, "resolve", json!({"nodeId": row.refresh_id})).await;
+    let data = ok(&v);
+    assert_eq!(data["verified"], true, "{}: resolve {v}", row.lang);
+    assert_eq!(
+        (
+            data["location"]["file"].as_str(),
+            data["location"]["line"].as_u64()
+        ),
+        (Some(row.store), Some(row.refresh.0)),
+        "{}: resolve {v}",
+        row.lang
+    );
+    c.cancel().await.ok();
+}
+
+/// One `#[tokio::test]` per row, named by the row's key.
+macro_rules! rows {
+    ($($test:ident: $row:expr),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                check(&$row).await;
+            }
+        )*
+    };
+}
+
+rows! {
+    go: Row {
+        lang: "go",
+        program: "gopls",
+        fixture: "go",
+        api: "api/api.go",
+        store: "store/store.go",
+        call: (22, 30),
+        refresh: (36, 24),
+        name: "Refresh",
+        store_type: "SessionStore",
+        caller: "HandleRefresh",
+        refresh_id: "go:store/store.go#SessionStore.Refresh",
+    },
+    py: Row {
+        lang: "py",
+        program: "pyright-langserver",
+        fixture: "py",
+        api: "shop/api.py",
+        store: "shop/store.py",
+        call: (15, 33),
+        refresh: (27, 9),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handle_refresh",
+        refresh_id: "py:shop/store.py#SessionStore.refresh",
+    },
+}
