@@ -182,3 +182,76 @@ rows! {
         refresh_id: "py:shop/store.py#SessionStore.refresh",
     },
 }
+
+/// `serve` finds a server installed in the data dir with a `PATH` that holds only the
+/// system folders, and `navmap servers` says where it found it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_are_found_in_the_data_dir_without_path_edits() {
+    let data_bin = common::tools_dir().join("pyright-langserver");
+    if !data_bin.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "pyright is not in .tools/ but CI is set: run scripts/install-servers.sh"
+        );
+        eprintln!("skipped: pyright-langserver not installed in .tools/");
+        return;
+    }
+    let system_path = "/usr/local/bin:/usr/bin:/bin".to_string();
+    let out = std::process::Command::new(common::NAVMAP)
+        .args(["servers", "--json"])
+        .env("PATH", &system_path)
+        .env("NAVMAP_DATA_DIR", common::data_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let listing: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let py = listing["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["language"] == "py")
+        .unwrap()
+        .clone();
+    assert_eq!(py["origin"], "data dir", "{listing}");
+    assert_eq!(py["found"], data_bin.display().to_string(), "{listing}");
+
+    let dir = fixture("py");
+    let c = common::client_with(dir.path(), &["--no-watch"], &[], Some(system_path)).await;
+    let d = call(
+        &c,
+        "nav_definition",
+        json!({"file": "shop/api.py", "line": 15, "col": 33}),
+    )
+    .await;
+    assert!(
+        has(&ok(&d)["locations"], |l| l["file"] == "shop/store.py"),
+        "{d}"
+    );
+    c.cancel().await.ok();
+}
+
+/// Without the server anywhere, the error names `navmap servers install <lang>`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_server_names_navmap_servers_install() {
+    let dir = fixture("py");
+    let empty = tempfile::tempdir().unwrap();
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("NAVMAP_DATA_DIR", empty.path().display().to_string())],
+        Some("/nonexistent".into()),
+    )
+    .await;
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "shop/api.py", "line": 15, "col": 33}),
+    )
+    .await;
+    assert_eq!(common::err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    assert!(
+        text(&e["error"]["hint"]).contains("navmap servers install py"),
+        "{e}"
+    );
+    c.cancel().await.ok();
+}
