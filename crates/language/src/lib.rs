@@ -84,6 +84,22 @@ pub struct LspManifest {
     /// tool can match its entries with the map's qualified names.
     #[serde(default)]
     pub outline: OutlineRules,
+    /// Known ways the server fails because of the machine rather than the request
+    /// (`[[lsp.failure_hints]]`): when it answers with an error and its stderr or error
+    /// messages contain one of `patterns`, the error is `LSP_FAILED` saying `reason`
+    /// (not "retry").
+    #[serde(default)]
+    pub failure_hints: Vec<FailureHint>,
+}
+
+/// One `[[lsp.failure_hints]]` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureHint {
+    /// Substrings of the server's stderr / error messages that identify the failure.
+    pub patterns: Vec<String>,
+    /// What is wrong and what to do, for the error message.
+    pub reason: String,
 }
 
 /// The `[lsp.outline]` table: the server's outline decorations, as data. Plain parameter

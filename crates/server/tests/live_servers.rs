@@ -255,3 +255,38 @@ async fn a_missing_server_names_navmap_servers_install() {
     );
     c.cancel().await.ok();
 }
+
+/// gopls on a module whose go.mod needs a newer Go than the machine's: `LSP_FAILED` whose
+/// message says so (from the Go manifest's `[[lsp.failure_hints]]`), not "retry".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gopls_on_a_module_needing_a_newer_go_says_so() {
+    if !common::require("gopls", true) {
+        return;
+    }
+    let dir = fixture("go");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/shop\n\ngo 1.99.0\n\ntoolchain go1.99.0\n",
+    )
+    .unwrap();
+    // GOTOOLCHAIN=local: a new enough `go` must not fetch a toolchain from the network.
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("GOTOOLCHAIN", "local".to_string())],
+        None,
+    )
+    .await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "api/api.go", "line": 22, "col": 30}),
+    )
+    .await;
+    assert_eq!(common::err_code(&e), "LSP_FAILED", "{e}");
+    let message = text(&e["error"]["message"]);
+    assert!(message.contains("newer Go"), "{e}");
+    assert!(!text(&e["error"]["hint"]).starts_with("Retry"), "{e}");
+    c.cancel().await.ok();
+}
