@@ -30,6 +30,14 @@ mod common;
 use common::{call, fixture, ok};
 use serde_json::{Value, json};
 
+/// The rows check answers, not latency: a cold server on a loaded 2-core machine
+/// (rust-analyzer loading its workspace, jdtls starting a JVM) may need more than the
+/// default 15 s / 30 s for its first answers.
+const DEADLINES: [(&str, &str); 2] = [
+    ("NAVMAP_LSP_TIMEOUT_MS", "90000"),
+    ("NAVMAP_LSP_LONG_TIMEOUT_MS", "90000"),
+];
+
 /// One language's fixture and its known answers.
 struct Row {
     lang: &'static str,
@@ -60,7 +68,13 @@ async fn check(row: &Row) {
         return;
     }
     let dir = fixture(row.fixture);
-    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &DEADLINES.map(|(k, v)| (k, v.to_string())),
+        None,
+    )
+    .await;
     ok(&call(&c, "map_rebuild", json!({})).await);
     let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
 
@@ -161,7 +175,7 @@ rows! {
         fixture: "go",
         api: "api/api.go",
         store: "store/store.go",
-        call: (22, 30),
+        call: (22, 27),
         refresh: (36, 24),
         name: "Refresh",
         store_type: "SessionStore",
@@ -180,6 +194,32 @@ rows! {
         store_type: "SessionStore",
         caller: "handle_refresh",
         refresh_id: "py:shop/store.py#SessionStore.refresh",
+    },
+    ts: Row {
+        lang: "ts",
+        program: "typescript-language-server",
+        fixture: "ts",
+        api: "src/api.ts",
+        store: "src/store.ts",
+        call: (9, 40),
+        refresh: (25, 3),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handleRefresh",
+        refresh_id: "ts:src/store.ts#SessionStore.refresh",
+    },
+    rs: Row {
+        lang: "rs",
+        program: "rust-analyzer",
+        fixture: "rs",
+        api: "src/api.rs",
+        store: "src/store.rs",
+        call: (8, 40),
+        refresh: (24, 12),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handle_refresh",
+        refresh_id: "rs:src/store.rs#SessionStore.refresh",
     },
 }
 

@@ -58,7 +58,9 @@ pub fn tools_path() -> String {
 pub fn require(program: &str, required_in_ci: bool) -> bool {
     let found = tools_path()
         .split(':')
-        .any(|d| Path::new(d).join(program).is_file());
+        .map(|d| Path::new(d).join(program))
+        .find(|p| p.is_file())
+        .is_some_and(|p| !is_rustup_proxy(&p) || runs(&p));
     if found {
         eprintln!("server ran: {program}");
         return true;
@@ -68,6 +70,30 @@ pub fn require(program: &str, required_in_ci: bool) -> bool {
     }
     eprintln!("skipped: {program} not installed (run scripts/install-servers.sh)");
     false
+}
+
+/// A rustup proxy (`~/.cargo/bin/rust-analyzer` is `rustup` under another name) exists
+/// whether or not its component is installed.
+fn is_rustup_proxy(p: &Path) -> bool {
+    let rustup = p.with_file_name("rustup");
+    match (std::fs::canonicalize(p), std::fs::canonicalize(&rustup)) {
+        (Ok(a), Ok(b)) if a == b => return true,
+        _ => {}
+    }
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(p), std::fs::metadata(&rustup)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Does `program --version` succeed (a rustup proxy whose component is missing fails)?
+fn runs(program: &Path) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 pub fn copy_dir(from: &Path, to: &Path) {
