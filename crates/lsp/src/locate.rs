@@ -203,8 +203,6 @@ fn glob_segment(pattern: &str, name: &str) -> bool {
     name.len() >= first.len() + last.len()
 }
 
-impl Search {}
-
 fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| {
         m.is_file() && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0

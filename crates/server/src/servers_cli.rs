@@ -127,8 +127,28 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             continue;
         };
         let Some(plan) = install::plan(recipe, &data, &machine) else {
+            let program = lsp.command.first().cloned().unwrap_or_default();
+            if let Some(found) = search.find(&program) {
+                // No registry usable here (apt without root), but the server is already
+                // installed (by an administrator, an earlier run as root): nothing to do.
+                println!(
+                    "{id}: {program} already installed ({})",
+                    found.program.display()
+                );
+                continue;
+            }
+            let tools: Vec<&str> = [
+                (!recipe.npm.is_empty(), "npm"),
+                (!recipe.pip.is_empty(), "python3 (pip)"),
+                (!recipe.rustup.is_empty(), "rustup"),
+                (!recipe.apt.is_empty(), "apt-get as root"),
+            ]
+            .into_iter()
+            .filter_map(|(listed, tool)| listed.then_some(tool))
+            .collect();
             println!(
-                "{id}: no usable package tool here (needs one of npm, python3, rustup, apt-get as root); install: {}",
+                "{id}: no usable package tool here (its recipe needs {}); install: {}",
+                tools.join(" or "),
                 lsp.install_hint
             );
             failed = true;
