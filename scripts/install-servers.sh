@@ -5,7 +5,7 @@
 # rustup components in the toolchain), then prints `navmap servers`.
 #
 # The servers the test command runs live: pyright (py), typescript-language-server (ts),
-# rust-analyzer (rs), gopls (go) and, once their languages are registered, clangd (c),
+# rust-analyzer (rs), gopls (go) and, once their languages are registered, clangd (c, cpp),
 # jdtls (java), intelephense (php), bash-language-server (sh). A language not in this
 # build's registry is left out; an install that fails is reported and makes the script
 # exit 1, so that CI stops before running tests against a missing server.
@@ -16,7 +16,7 @@ mkdir -p "$NAVMAP_DATA_DIR"
 cargo build -q -p navmap || exit 1
 navmap=target/debug/navmap
 
-want=(py ts rs go c java php sh)
+want=(py ts rs go c cpp java php sh)
 known=$("$navmap" servers --json | python3 -c 'import json,sys; print(" ".join(s["language"] for s in json.load(sys.stdin)["servers"]))')
 langs=()
 for l in "${want[@]}"; do
