@@ -93,7 +93,7 @@ impl LspConfig {
             }),
             ..LspConfig::default()
         };
-        for (key, value) in vars.iter().cloned() {
+        for (key, value) in vars {
             let Some(name) = key.strip_prefix("NAVMAP_LSP_") else {
                 continue;
             };
