@@ -635,21 +635,13 @@ async fn a_polling_watcher_is_visible_and_works() {
 // matching folds into the type; rust-analyzer is required in CI (else skipped when missing).
 #[tokio::test]
 async fn resolve_through_impl_blocks_rs() {
-    let works = std::process::Command::new("rust-analyzer")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !works {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "rust-analyzer is not installed but CI is set: run scripts/install-servers.sh"
-        );
-        eprintln!("skipped: rust-analyzer not installed (required in CI)");
+    if !require("rust-analyzer") {
         return;
     }
-    eprintln!("server ran: rust-analyzer");
     let dir = fixture("rs");
-    let c = client(dir.path(), &[], &[]).await;
+    // A cold rust-analyzer loading the standard library on a loaded 2-core machine can take
+    // longer than the default 15 s for its first outline: this test checks answers.
+    let c = client(dir.path(), &[], &[("NAVMAP_LSP_TIMEOUT_MS", "90000")]).await;
     built(&c).await;
     // refresh: `impl SessionStore`; get: `impl BaseStore for SessionStore`.
     for (id, line) in [
