@@ -639,9 +639,7 @@ async fn resolve_through_impl_blocks_rs() {
         return;
     }
     let dir = fixture("rs");
-    // A cold rust-analyzer loading the standard library on a loaded 2-core machine can take
-    // longer than the default 15 s for its first outline: this test checks answers.
-    let c = client(dir.path(), &[], &[("NAVMAP_LSP_TIMEOUT_MS", "90000")]).await;
+    let c = client(dir.path(), &[], &[]).await;
     built(&c).await;
     // refresh: `impl SessionStore`; get: `impl BaseStore for SessionStore`.
     for (id, line) in [

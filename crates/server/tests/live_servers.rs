@@ -53,14 +53,6 @@ mod common;
 use common::{call, fixture, ok};
 use serde_json::{Value, json};
 
-/// The rows check answers, not latency: a cold server on a loaded 2-core machine
-/// (rust-analyzer loading its workspace, jdtls starting a JVM) may need more than the
-/// default 15 s / 30 s for its first answers.
-const DEADLINES: [(&str, &str); 2] = [
-    ("NAVMAP_LSP_TIMEOUT_MS", "90000"),
-    ("NAVMAP_LSP_LONG_TIMEOUT_MS", "90000"),
-];
-
 /// One language's fixture and its known answers.
 struct Row {
     lang: &'static str,
@@ -93,13 +85,7 @@ async fn check(row: &Row) {
         return;
     }
     let dir = fixture(row.fixture);
-    let c = common::client_with(
-        dir.path(),
-        &["--no-watch"],
-        &DEADLINES.map(|(k, v)| (k, v.to_string())),
-        None,
-    )
-    .await;
+    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
     ok(&call(&c, "map_rebuild", json!({})).await);
     let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
 

@@ -144,10 +144,14 @@ pub fn fake_lsp() -> PathBuf {
         .clone()
 }
 
+/// The request deadline of the servers that tests start (`NAVMAP_LSP_TIMEOUT_MS`).
+pub const LIVE_DEADLINE_MS: &str = "60000";
+
 /// `navmap serve --root root <flags>` as a real MCP client. The child's environment has no
 /// `NAVMAP_*` / `FAKE_LSP_*` variables of the test's own, its `PATH` is `path` (default:
 /// [`tools_path`]), its data dir is the checkout's `.tools/` ([`data_dir`]), its map lives
-/// in the root's `.navmap/`, and `env` is set last.
+/// in the root's `.navmap/`, its LSP deadlines are [`LIVE_DEADLINE_MS`], and `env` is set
+/// last.
 pub async fn client_with(
     root: &Path,
     flags: &[&str],
@@ -165,6 +169,11 @@ pub async fn client_with(
         // Fixture copies live in temp dirs: keep the map there too.
         cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
         cmd.env("NAVMAP_DATA_DIR", data_dir());
+        // The tests check answers, not latency: a cold server (rust-analyzer loading the
+        // standard library, tsserver its project) on a loaded 2-core machine may need more
+        // than the default 15 s / 30 s. Tests of the deadlines themselves set their own.
+        cmd.env("NAVMAP_LSP_TIMEOUT_MS", LIVE_DEADLINE_MS);
+        cmd.env("NAVMAP_LSP_LONG_TIMEOUT_MS", LIVE_DEADLINE_MS);
         for (k, v) in env {
             cmd.env(k, v);
         }
