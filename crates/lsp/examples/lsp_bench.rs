@@ -4,7 +4,7 @@
 //! answer time (sync, readiness check, decoding). Prints figures; asserts nothing.
 //!
 //! ```text
-//! PATH=$PWD/.tools/node_modules/.bin:$PATH cargo run --release -p navmap-lsp --example lsp_bench [-- <queries>]
+//! NAVMAP_DATA_DIR=$PWD/.tools cargo run --release -p navmap-lsp --example lsp_bench [-- <queries>]
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -61,13 +61,23 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Found where the pool looks (data dir, PATH), and runnable: a rustup proxy without its
+/// component fails `--version`; servers that have no `--version` pass by being a file
+/// outside rustup's proxy folder.
 fn installed(program: &str) -> bool {
-    std::process::Command::new(program)
+    let search = navmap_lsp::locate::Search::new(
+        ".",
+        navmap_lsp::locate::data_dir(),
+        std::env::var_os("PATH"),
+    );
+    let Some(found) = search.find(program) else {
+        return false;
+    };
+    std::process::Command::new(&found.program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
-        || std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|d| d.join(program).is_file() && program != "rust-analyzer")
+        || program != "rust-analyzer"
 }
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {

@@ -40,6 +40,10 @@ pub struct LspConfig {
     pub commands: BTreeMap<String, Vec<String>>,
     /// Extra environment for every server process (tests use it to steer a fake server).
     pub env: Vec<(String, String)>,
+    /// navmap's data directory, where `navmap servers install` puts servers and where
+    /// they are looked for first (`NAVMAP_DATA_DIR`, else `$XDG_DATA_HOME/navmap`, else
+    /// `~/.local/share/navmap`; see [`crate::locate`]).
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for LspConfig {
@@ -60,6 +64,7 @@ impl Default for LspConfig {
             stderr_line_chars: 400,
             commands: BTreeMap::new(),
             env: Vec::new(),
+            data_dir: None,
         }
     }
 }
@@ -70,7 +75,9 @@ impl LspConfig {
     ///   of language `<id>`'s server, split like a shell would (quotes, backslashes);
     /// - `NAVMAP_LSP_TIMEOUT_MS`, `NAVMAP_LSP_LONG_TIMEOUT_MS`, `NAVMAP_LSP_IDLE_SECS`
     ///   (0 = never), `NAVMAP_LSP_SETTLE_MS`, `NAVMAP_LSP_COLD_MS`,
-    ///   `NAVMAP_LSP_MAX_OPEN_DOCS`.
+    ///   `NAVMAP_LSP_MAX_OPEN_DOCS`;
+    /// - `NAVMAP_DATA_DIR` / `XDG_DATA_HOME` / `HOME`: the data directory
+    ///   ([`crate::locate::data_dir_from_vars`]).
     ///
     /// Malformed values are ignored with a warning.
     pub fn from_env() -> Self {
@@ -79,7 +86,13 @@ impl LspConfig {
 
     /// As [`from_env`](Self::from_env), from explicit variables.
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Self {
-        let mut config = LspConfig::default();
+        let vars: Vec<(String, String)> = vars.into_iter().collect();
+        let mut config = LspConfig {
+            data_dir: crate::locate::data_dir_from_vars(|k| {
+                vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
+            }),
+            ..LspConfig::default()
+        };
         for (key, value) in vars {
             let Some(name) = key.strip_prefix("NAVMAP_LSP_") else {
                 continue;

@@ -38,6 +38,8 @@ pub mod config;
 pub mod docs;
 pub mod error;
 pub mod framing;
+pub mod install;
+pub mod locate;
 pub mod pool;
 pub mod query;
 pub mod stderr;

@@ -113,12 +113,7 @@ impl Slot {
     }
 
     fn install_hint(&self) -> String {
-        self.language
-            .manifest
-            .lsp
-            .as_ref()
-            .map(|l| l.install_hint.clone())
-            .unwrap_or_default()
+        install_hint(&self.language)
     }
 
     fn unavailable(&self) -> LspError {
@@ -126,6 +121,20 @@ impl Slot {
             command: self.command.join(" "),
             install_hint: self.install_hint(),
         }
+    }
+}
+
+/// What a user runs to install a language's server: `navmap servers install <id>` when the
+/// manifest has an `[lsp.install]` recipe, else the manifest's own hint.
+pub fn install_hint(lang: &Language) -> String {
+    let Some(lsp) = lang.manifest.lsp.as_ref() else {
+        return String::new();
+    };
+    match &lsp.install {
+        Some(r) if crate::install::has_packages(r) => {
+            format!("navmap servers install {}", lang.id())
+        }
+        _ => lsp.install_hint.clone(),
     }
 }
 
@@ -140,6 +149,23 @@ pub(crate) struct PoolInner {
     pub config: LspConfig,
     slots: Mutex<HashMap<Vec<String>, Arc<Slot>>>,
     closed: AtomicBool,
+}
+
+impl PoolInner {
+    /// Where this root's servers are looked for: the data dir, the project's
+    /// `node_modules/.bin`, then the `PATH` servers inherit (a configured `PATH` wins over
+    /// navmap's own).
+    pub(crate) fn search(&self) -> crate::locate::Search {
+        let path = self
+            .config
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| std::ffi::OsString::from(v))
+            .or_else(|| std::env::var_os("PATH"));
+        crate::locate::Search::new(&self.root, self.config.data_dir.clone(), path)
+    }
 }
 
 impl std::fmt::Debug for LspPool {
@@ -418,11 +444,7 @@ impl LspPool {
                             Some(format!(
                                 "`{}` not found; install: {}",
                                 command.first().cloned().unwrap_or_default(),
-                                lang.manifest
-                                    .lsp
-                                    .as_ref()
-                                    .map(|l| l.install_hint.as_str())
-                                    .unwrap_or("")
+                                install_hint(lang)
                             )),
                         )
                     };
@@ -482,31 +504,13 @@ impl LspPool {
             .collect()
     }
 
-    /// Whether the command's program can be found (a path that exists, or a name on the
-    /// `PATH` the servers get). A probe, not a promise: the binary may still fail to run.
+    /// Whether the command's program can be found (in the data dir, the project's
+    /// `node_modules/.bin` or on `PATH`, see [`crate::locate`]). A probe, not a promise: the
+    /// binary may still fail to run.
     pub fn installed(&self, command: &[String]) -> bool {
-        let Some(program) = command.first() else {
-            return false;
-        };
-        if program.contains('/') {
-            return self.inner.root.join(program).is_file();
-        }
-        let path = self
-            .inner
-            .config
-            .env
-            .iter()
-            .rev()
-            .find(|(k, _)| k == "PATH")
-            .map(|(_, v)| std::ffi::OsString::from(v))
-            .or_else(|| std::env::var_os("PATH"))
-            .unwrap_or_default();
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program)).is_ok_and(|m| {
-                m.is_file()
-                    && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0
-            })
-        })
+        command
+            .first()
+            .is_some_and(|p| self.inner.search().find(p).is_some())
     }
 
     /// Stops every server: `shutdown`, `exit`, then kill. Later queries fail. navmap
@@ -631,9 +635,25 @@ async fn start(
         root_uri: pool.root_uri.clone(),
         root_name: root_name.clone(),
     };
+    // The program by its full path, and a PATH that holds the data dir's and the project's
+    // bin directories, so that servers start (and find their helpers) without PATH edits.
+    let search = pool.search();
+    let mut command = slot.command.clone();
+    if let Some(found) = command.first().and_then(|p| search.find(p)) {
+        command[0] = found.program.to_string_lossy().into_owned();
+    }
+    let mut env = config.env.clone();
+    env.retain(|(k, _)| k != "PATH");
+    env.push((
+        "PATH".into(),
+        search
+            .child_path_with(lsp.as_ref().map_or(&[][..], |l| &l.data_path[..]))
+            .to_string_lossy()
+            .into_owned(),
+    ));
     let client = match Client::spawn(
-        &slot.command,
-        &config.env,
+        &command,
+        &env,
         &pool.root,
         context,
         (config.stderr_lines, config.stderr_line_chars),

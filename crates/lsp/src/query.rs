@@ -145,6 +145,31 @@ fn detail(client: &Client, settle: Duration) -> String {
     }
 }
 
+/// The manifest's `[[lsp.failure_hints]]` entry whose pattern the server's stderr tail
+/// (which holds its error and warning messages too) contains, as `Failed`.
+fn known_failure(slot: &Slot, client: &crate::client::Client) -> Option<LspError> {
+    let hints = &slot.language.manifest.lsp.as_ref()?.failure_hints;
+    if hints.is_empty() {
+        return None;
+    }
+    let tail = client.stderr_tail(usize::MAX);
+    let hint = hints.iter().find(|h| {
+        h.patterns
+            .iter()
+            .any(|p| tail.iter().any(|line| line.contains(p.as_str())))
+    })?;
+    let evidence: Vec<String> = tail
+        .iter()
+        .filter(|l| hint.patterns.iter().any(|p| l.contains(p.as_str())))
+        .take(3)
+        .cloned()
+        .collect();
+    Some(LspError::Failed {
+        reason: hint.reason.clone(),
+        stderr_tail: evidence,
+    })
+}
+
 impl LspPool {
     pub(crate) async fn run(&self, slot: &Arc<Slot>, req: Request<'_>) -> Result<Raw> {
         let config = &self.inner.config;
@@ -288,6 +313,11 @@ impl LspPool {
                     {
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
+                    }
+                    // A failure the manifest knows to be the machine's (a toolchain too
+                    // old for the project): say so rather than "retry".
+                    if let Some(e) = known_failure(slot, &client) {
+                        break Err(e);
                     }
                     break Err(LspError::Server { code, message });
                 }

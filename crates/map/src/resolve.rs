@@ -147,10 +147,6 @@ fn fits(kind: EdgeKind, target: NodeKind) -> bool {
     }
 }
 
-fn is_self_word(q: &str) -> bool {
-    matches!(q, "self" | "this" | "cls" | "Self")
-}
-
 fn common_prefix_segments(a: &str, b: &str) -> usize {
     a.split('/')
         .zip(b.split('/'))
@@ -448,6 +444,15 @@ impl<'a> Resolver<'a> {
         Lookup::NotFound
     }
 
+    /// Whether `q`, standing alone as a qualifier in `file`, means the enclosing type's
+    /// instance or the type itself: the file's language lists it in its manifest's
+    /// `receivers` (the words are language data, not the map's).
+    fn is_receiver(&self, file: Ix, q: &str) -> bool {
+        let m = self.model;
+        self.registry
+            .by_id(m.lang(m.f(file).lang))
+            .is_some_and(|l| l.manifest.receivers.iter().any(|r| r == q))
+    }
     /// `from pkg import sub` / `use crate::util::{email}` where the name is a module.
     fn submodule(&self, from_file: Ix, module: &str, name: Sym) -> Lookup {
         let m = self.model;
@@ -729,7 +734,7 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         let m = self.model;
-        if is_self_word(q) {
+        if self.is_receiver(cx.file, q) {
             return match self
                 .enclosing_type(from)
                 .and_then(|t| self.member(t, name, kind, 0))
@@ -758,7 +763,7 @@ impl<'a> Resolver<'a> {
         {
             return Outcome::Drop;
         }
-        if segs.len() == 2 && is_self_word(segs[0]) {
+        if segs.len() == 2 && self.is_receiver(cx.file, segs[0]) {
             // `self.store.refresh()`: the member's declared type.
             let Some(t) = self.enclosing_type(from) else {
                 return Outcome::Drop;
@@ -905,7 +910,7 @@ impl<'a> Resolver<'a> {
                 qualified_member = bs.iter().find(|b| {
                     b.name
                         .split_once('.')
-                        .is_some_and(|(h, rest)| is_self_word(h) && rest == own_name)
+                        .is_some_and(|(h, rest)| self.is_receiver(decl_file, h) && rest == own_name)
                         && self.enclosing_type(b.scope) == Some(t)
                 });
                 qualified_member
@@ -947,7 +952,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         if let Some((head, _)) = q.split_once('.')
-            && is_self_word(head)
+            && self.is_receiver(file, head)
         {
             let t = self.enclosing_type(from)?;
             return bindings

@@ -1,4 +1,5 @@
-//! The command line: `navmap serve`, `navmap status`, `navmap call`.
+//! The command line: `navmap serve`, `navmap status`, `navmap call`, `navmap rebuild`,
+//! `navmap servers [install]`.
 //!
 //! Exit codes: 0 success; 1 a tool answered `ok:false`; 2 bad usage or an unusable root
 //! (one line on stderr). stdout carries only MCP frames (`serve`), the envelope (`call`,
@@ -67,6 +68,29 @@ pub enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// List each language's server: where it is found (navmap's data dir, the project's
+    /// node_modules/.bin, PATH) and its version; `servers install` installs them.
+    Servers {
+        #[command(subcommand)]
+        action: Option<ServersAction>,
+        /// The project whose node_modules/.bin is searched (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Print JSON instead of one line per language.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ServersAction {
+    /// Install servers a package registry provides (npm, pip, rustup, apt as root) into
+    /// navmap's data dir (NAVMAP_DATA_DIR, else $XDG_DATA_HOME/navmap, else
+    /// ~/.local/share/navmap). No LANG: every language with an install recipe.
+    Install {
+        /// Language ids (py, ts, go, …).
+        langs: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, ClapArgs)]
@@ -105,6 +129,14 @@ pub async fn run(cli: Cli) -> ExitCode {
         Command::Rebuild { root, full } => crate::rebuild_cli::rebuild(root, full).await,
         Command::Status { root, json } => status(root, json).await,
         Command::Call { tool, args, root } => call(root, &tool, &args).await,
+        Command::Servers { action, root, json } => Ok(match action {
+            None => crate::servers_cli::list(root, json),
+            Some(ServersAction::Install { langs }) => {
+                tokio::task::spawn_blocking(move || crate::servers_cli::install_servers(&langs))
+                    .await
+                    .unwrap_or(ExitCode::FAILURE)
+            }
+        }),
     };
     result.unwrap_or_else(|code| code)
 }

@@ -32,6 +32,7 @@ pub mod freshness;
 pub mod mcp;
 mod paths;
 mod rebuild_cli;
+mod servers_cli;
 pub mod tools;
 
 pub use context::{ContextError, DB_ENV, ServerContext};

@@ -1,4 +1,4 @@
-//! The command line: `status`, `call`, and the exit codes.
+//! The command line: `status`, `call`, `servers`, and the exit codes.
 
 use std::process::{Command, Output};
 
@@ -160,4 +160,76 @@ fn call_notices_files_changed_since_the_last_index() {
     let hit = search();
     assert_eq!(hit["line"], 4, "{hit}");
     assert!(hit.get("stale").is_none_or(|s| s == false), "{hit}");
+}
+
+/// `navmap servers` and `navmap servers install` on a machine with no server and no package
+/// tool (an empty `PATH` and data dir): every server is listed as missing with its install
+/// command, an unknown language is exit 2, and an install that no registry here can do is
+/// exit 1 naming the tool its recipe needs — no network, nothing written but the data dir.
+#[test]
+fn servers_lists_and_install_reports_what_it_cannot_do() {
+    let data = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(NAVMAP)
+            .args(args)
+            .env("PATH", "/nonexistent")
+            .env("NAVMAP_DATA_DIR", data.path())
+            .current_dir(data.path())
+            .output()
+            .unwrap()
+    };
+
+    let o = run(&["servers", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let listing: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        listing["dataDir"].as_str(),
+        Some(data.path().to_str().unwrap())
+    );
+    let servers = listing["servers"].as_array().unwrap();
+    assert!(!servers.is_empty(), "{listing}");
+    for s in servers {
+        assert!(s["found"].is_null(), "{s}");
+        assert!(s["command"].as_str().is_some_and(|c| !c.is_empty()), "{s}");
+        assert!(s["install"].as_str().is_some_and(|c| !c.is_empty()), "{s}");
+    }
+    // A language with a recipe is installed by navmap itself.
+    let with_recipe = servers
+        .iter()
+        .find(|s| {
+            s["install"]
+                .as_str()
+                .unwrap()
+                .starts_with("navmap servers install ")
+        })
+        .expect("some language has an [lsp.install] recipe");
+    let lang = with_recipe["language"].as_str().unwrap();
+    assert_eq!(
+        with_recipe["install"],
+        format!("navmap servers install {lang}")
+    );
+
+    let text = stdout(&run(&["servers"]));
+    assert!(
+        text.contains("missing — install: navmap servers install"),
+        "{text}"
+    );
+
+    let o = run(&["servers", "install", "no-such-language"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unknown language `no-such-language`"),
+        "{o:?}"
+    );
+
+    let o = run(&["servers", "install", lang]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(&format!(
+            "{lang}: no usable package tool here (its recipe needs "
+        )),
+        "{text}"
+    );
+    assert!(std::fs::read_dir(data.path()).unwrap().next().is_none());
 }

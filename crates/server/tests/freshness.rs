@@ -639,18 +639,12 @@ async fn a_polling_watcher_is_visible_and_works() {
 }
 
 // Rust: methods live in `impl` blocks (inherent and trait impls), which the outline
-// matching folds into the type; rust-analyzer is optional (skipped when missing).
+// matching folds into the type; rust-analyzer is required in CI (else skipped when missing).
 #[tokio::test]
 async fn resolve_through_impl_blocks_rs() {
-    let works = std::process::Command::new("rust-analyzer")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !works {
-        eprintln!("skipped: rust-analyzer not installed (optional)");
+    if !require("rust-analyzer") {
         return;
     }
-    eprintln!("server ran: rust-analyzer");
     let dir = fixture("rs");
     let c = client(dir.path(), &[], &[]).await;
     built(&c).await;

@@ -343,15 +343,9 @@ async fn typescript_fixture_through_mcp_with_typescript_language_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rust_fixture_through_mcp_with_rust_analyzer_when_installed() {
-    let works = std::process::Command::new("rust-analyzer")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !works {
-        eprintln!("skipped: rust-analyzer not installed (optional)");
+    if !require("rust-analyzer", true) {
         return;
     }
-    eprintln!("server ran: rust-analyzer");
     let dir = fixture("rs");
     let c = client(dir.path(), &[]).await;
     let shop = Shop {
@@ -538,15 +532,9 @@ async fn faults_become_contract_errors() {
     )
     .await;
     assert_eq!(err_code(&e), "LSP_UNAVAILABLE", "{e}");
-    let hint = navmap_grammars::registry()
-        .by_id("py")
-        .unwrap()
-        .manifest
-        .lsp
-        .as_ref()
-        .unwrap()
-        .install_hint
-        .clone();
+    // py's manifest has an [lsp.install] recipe: navmap installs it itself.
+    let hint = navmap_lsp::pool::install_hint(navmap_grammars::registry().by_id("py").unwrap());
+    assert_eq!(hint, "navmap servers install py");
     assert_eq!(e["error"]["installCommand"], hint.as_str());
     assert!(e["error"]["hint"].as_str().unwrap().contains(&hint));
     // A file no language server handles: BAD_ARGS naming the file type (nothing to

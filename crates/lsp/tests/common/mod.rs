@@ -10,16 +10,22 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// PATH with the repository's `.tools/node_modules/.bin` first (where
-/// `scripts/install-servers.sh` puts pyright and typescript-language-server).
+/// The git-ignored folder `scripts/install-servers.sh` installs servers into
+/// (`navmap servers install` with `NAVMAP_DATA_DIR=.tools`): the pools' data dir.
+pub fn data_dir() -> PathBuf {
+    let d = repo().join(".tools");
+    d.canonicalize().unwrap_or(d)
+}
+
+/// PATH with the data dir's bin folders first (`navmap_lsp::locate::data_bin_dirs`: npm's
+/// `node_modules/.bin`, the venv's `bin`), for [`which`].
 pub fn tools_path() -> String {
-    let tools = repo().join(".tools/node_modules/.bin");
-    let tools = tools.canonicalize().unwrap_or(tools);
-    format!(
-        "{}:{}",
-        tools.display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
+    let mut dirs: Vec<String> = navmap_lsp::locate::data_bin_dirs(&data_dir())
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    dirs.push(std::env::var("PATH").unwrap_or_default());
+    dirs.join(":")
 }
 
 pub fn which(program: &str) -> Option<PathBuf> {
@@ -68,7 +74,9 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 pub fn config() -> LspConfig {
     LspConfig {
-        env: vec![("PATH".into(), tools_path())],
+        // The pool finds servers in the data dir itself (as `serve` does); PATH stays the
+        // test's own.
+        data_dir: Some(data_dir()),
         deadline: Duration::from_secs(60),
         long_deadline: Duration::from_secs(90),
         ..LspConfig::default()

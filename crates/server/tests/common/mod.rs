@@ -24,19 +24,33 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The git-ignored folder where `scripts/install-servers.sh` puts the npm servers.
-pub fn tools_dir() -> PathBuf {
-    let tools = repo().join(".tools/node_modules/.bin");
-    tools.canonicalize().unwrap_or(tools)
+/// The git-ignored folder `scripts/install-servers.sh` installs servers into: navmap's data
+/// dir for the tests (`NAVMAP_DATA_DIR`), so installs stay in the checkout.
+pub fn data_dir() -> PathBuf {
+    let d = repo().join(".tools");
+    d.canonicalize().unwrap_or(d)
 }
 
-/// `PATH` for the child: the tools folder first, then the test's own `PATH`.
+/// The data dir's npm bin folder (pyright, typescript-language-server, …).
+pub fn tools_dir() -> PathBuf {
+    data_dir().join("npm/node_modules/.bin")
+}
+
+/// The data dir's bin folders, as navmap searches them (`navmap_lsp::locate`).
+pub fn data_bin_dirs() -> Vec<PathBuf> {
+    navmap_lsp::locate::data_bin_dirs(&data_dir())
+}
+
+/// `PATH` for the child: the data dir's bin folders first, then the test's own `PATH`.
+/// navmap finds servers in the data dir without it (the child gets `NAVMAP_DATA_DIR`); the
+/// `PATH` is for [`require`] and for tests that spawn servers directly.
 pub fn tools_path() -> String {
-    format!(
-        "{}:{}",
-        tools_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
+    let mut dirs: Vec<String> = data_bin_dirs()
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    dirs.push(std::env::var("PATH").unwrap_or_default());
+    dirs.join(":")
 }
 
 /// Is `program` installed (tools folder or `PATH`)? With `CI` set and `required_in_ci`, a
@@ -44,7 +58,9 @@ pub fn tools_path() -> String {
 pub fn require(program: &str, required_in_ci: bool) -> bool {
     let found = tools_path()
         .split(':')
-        .any(|d| Path::new(d).join(program).is_file());
+        .map(|d| Path::new(d).join(program))
+        .find(|p| p.is_file())
+        .is_some_and(|p| !is_rustup_proxy(&p) || runs(&p));
     if found {
         eprintln!("server ran: {program}");
         return true;
@@ -54,6 +70,30 @@ pub fn require(program: &str, required_in_ci: bool) -> bool {
     }
     eprintln!("skipped: {program} not installed (run scripts/install-servers.sh)");
     false
+}
+
+/// A rustup proxy (`~/.cargo/bin/rust-analyzer` is `rustup` under another name) exists
+/// whether or not its component is installed.
+fn is_rustup_proxy(p: &Path) -> bool {
+    let rustup = p.with_file_name("rustup");
+    match (std::fs::canonicalize(p), std::fs::canonicalize(&rustup)) {
+        (Ok(a), Ok(b)) if a == b => return true,
+        _ => {}
+    }
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(p), std::fs::metadata(&rustup)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Does `program --version` succeed (a rustup proxy whose component is missing fails)?
+fn runs(program: &Path) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 pub fn copy_dir(from: &Path, to: &Path) {
@@ -104,9 +144,14 @@ pub fn fake_lsp() -> PathBuf {
         .clone()
 }
 
+/// The request deadline of the servers that tests start (`NAVMAP_LSP_TIMEOUT_MS`).
+pub const LIVE_DEADLINE_MS: &str = "60000";
+
 /// `navmap serve --root root <flags>` as a real MCP client. The child's environment has no
 /// `NAVMAP_*` / `FAKE_LSP_*` variables of the test's own, its `PATH` is `path` (default:
-/// [`tools_path`]), its map lives in the root's `.navmap/`, and `env` is set last.
+/// [`tools_path`]), its data dir is the checkout's `.tools/` ([`data_dir`]), its map lives
+/// in the root's `.navmap/`, its LSP deadlines are [`LIVE_DEADLINE_MS`], and `env` is set
+/// last.
 pub async fn client_with(
     root: &Path,
     flags: &[&str],
@@ -123,6 +168,12 @@ pub async fn client_with(
         }
         // Fixture copies live in temp dirs: keep the map there too.
         cmd.env("NAVMAP_DB", root.join(".navmap/map.db"));
+        cmd.env("NAVMAP_DATA_DIR", data_dir());
+        // The tests check answers, not latency: a cold server (rust-analyzer loading the
+        // standard library, tsserver its project) on a loaded 2-core machine may need more
+        // than the default 15 s / 30 s. Tests of the deadlines themselves set their own.
+        cmd.env("NAVMAP_LSP_TIMEOUT_MS", LIVE_DEADLINE_MS);
+        cmd.env("NAVMAP_LSP_LONG_TIMEOUT_MS", LIVE_DEADLINE_MS);
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -8,8 +8,30 @@
 //! map's dotted qualified name (`SessionStore.refresh`): the decorations above all become
 //! `[SessionStore, refresh]`. Impl blocks only contribute their type to their children's
 //! paths and are never a match themselves (the type's own definition is).
+//!
+//! Which decorations exist is language data: each manifest's `[lsp.outline]` table
+//! ([`navmap_language::OutlineRules`]: container keywords, a parenthesized receiver, type
+//! prefixes). The rules of all registered languages are applied together; this module
+//! names none of them.
 
+use std::sync::OnceLock;
+
+use navmap_language::OutlineRules;
 use navmap_lsp::{DocumentSymbol, Position};
+
+/// The union of every language's `[lsp.outline]` rules.
+fn rules() -> &'static OutlineRules {
+    static RULES: OnceLock<OutlineRules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let registry = navmap_grammars::registry();
+        OutlineRules::union(
+            registry
+                .all()
+                .iter()
+                .filter_map(|l| l.manifest.lsp.as_ref().map(|lsp| &lsp.outline)),
+        )
+    })
+}
 
 /// One outline entry, in source (pre-)order.
 pub struct Entry<'a> {
@@ -70,24 +92,35 @@ pub fn entries(outline: &[DocumentSymbol]) -> Vec<Entry<'_>> {
 /// standing for another symbol (an impl block). A name that normalises to nothing (an
 /// anonymous `<function>`) is kept whole, so that it matches nothing rather than its parent.
 pub fn name_segments(raw: &str) -> (Vec<String>, bool) {
+    name_segments_with(raw, rules())
+}
+
+fn name_segments_with(raw: &str, rules: &OutlineRules) -> (Vec<String>, bool) {
     let s = raw.trim();
-    // `impl Type`, `impl<T> Trait for Type<T>`: the type.
-    if let Some(rest) = s.strip_prefix("impl")
-        && (rest.starts_with(char::is_whitespace) || rest.starts_with('<'))
-    {
-        let rest = skip_generics(rest.trim_start());
-        let ty = rest.rsplit_once(" for ").map(|(_, t)| t).unwrap_or(rest);
-        let seg = type_segment(ty);
-        if !seg.is_empty() {
-            return (vec![seg], true);
+    // A container standing for a type (`impl<T> Trait for Type<T>`): the type.
+    for kw in &rules.container_keywords {
+        if let Some(rest) = s.strip_prefix(kw.as_str())
+            && (rest.starts_with(char::is_whitespace) || rest.starts_with('<'))
+        {
+            let rest = skip_generics(rest.trim_start());
+            let ty = rules
+                .container_type_separators
+                .iter()
+                .find_map(|sep| rest.rsplit_once(sep.as_str()).map(|(_, t)| t))
+                .unwrap_or(rest);
+            let seg = type_segment(ty, rules);
+            if !seg.is_empty() {
+                return (vec![seg], true);
+            }
         }
     }
     // `(*Type).Method`, `(Type).Method`: receiver, then the method.
-    if s.starts_with('(')
+    if rules.parenthesized_receiver
+        && s.starts_with('(')
         && let Some(close) = matching_paren(s)
         && s[close + 1..].starts_with('.')
     {
-        let recv = type_segment(&s[1..close]);
+        let recv = type_segment(&s[1..close], rules);
         let mut out: Vec<String> = Vec::new();
         if !recv.is_empty() {
             out.push(recv);
@@ -121,17 +154,20 @@ fn plain_segments(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// `&mut crate::store::Cache<T>` → `Cache`; `*SessionStore` → `SessionStore`.
-fn type_segment(ty: &str) -> String {
+/// `&mut crate::store::Cache<T>` → `Cache`; `*SessionStore` → `SessionStore` (with the
+/// prefixes and skipped words of the rules).
+fn type_segment(ty: &str, rules: &OutlineRules) -> String {
     let mut t = ty.trim();
     loop {
         let before = t;
-        t = t.trim_start_matches(['&', '*']).trim_start();
-        for kw in ["mut ", "dyn ", "const "] {
-            t = t.strip_prefix(kw).unwrap_or(t).trim_start();
+        for p in &rules.type_prefixes {
+            t = t.strip_prefix(p.as_str()).unwrap_or(t).trim_start();
         }
-        // A lifetime (`&'a T`).
-        if t.starts_with('\'') {
+        if rules
+            .skipped_word_markers
+            .iter()
+            .any(|m| t.starts_with(m.as_str()))
+        {
             t = t
                 .split_once(char::is_whitespace)
                 .map_or("", |(_, rest)| rest)
@@ -395,6 +431,28 @@ mod tests {
         // Anonymous entries match nothing, not their parent.
         assert_eq!(segs("<function>"), ["<function>"]);
         assert_eq!(segs("implode"), ["implode"]);
+    }
+
+    #[test]
+    fn decorations_are_data() {
+        // Without rules, only the generic decorations are read.
+        let none = OutlineRules::default();
+        assert_eq!(name_segments_with("impl Foo", &none).0, ["impl"]);
+        assert_eq!(name_segments_with("(*T).M", &none).0, ["(*T).M"]);
+        assert!(!name_segments_with("impl Foo", &none).1);
+        // A made-up language's container keyword and receiver style.
+        let toy = OutlineRules {
+            container_keywords: vec!["extend".into()],
+            container_type_separators: vec![" onto ".into()],
+            parenthesized_receiver: true,
+            type_prefixes: vec!["^".into()],
+            skipped_word_markers: vec![],
+        };
+        assert_eq!(
+            name_segments_with("extend Shape onto ^Box", &toy),
+            (vec!["Box".into()], true)
+        );
+        assert_eq!(name_segments_with("(^Box).Open", &toy).0, ["Box", "Open"]);
     }
 
     #[test]

