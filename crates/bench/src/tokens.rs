@@ -78,10 +78,14 @@ fn parse(args: &[String]) -> Opts {
     o
 }
 
-/// The npm tools folder of `scripts/install-servers.sh`, if installed.
+/// The npm packages of `scripts/install-servers.sh` (`navmap servers install` with
+/// `NAVMAP_DATA_DIR=.tools` puts them in `.tools/npm/node_modules`; older checkouts had
+/// `.tools/node_modules`), if installed.
 fn tools_dir() -> Option<PathBuf> {
-    let d = repo().join(".tools/node_modules");
-    d.is_dir().then(|| d.canonicalize().unwrap_or(d))
+    ["npm/node_modules", "node_modules"].iter().find_map(|sub| {
+        let d = repo().join(".tools").join(sub);
+        d.is_dir().then(|| d.canonicalize().unwrap_or(d))
+    })
 }
 
 /// `PATH` for navmap: the tools folder's `.bin` first.
@@ -224,6 +228,7 @@ impl Server {
             .arg("--root")
             .arg(root)
             .env("PATH", child_path())
+            .env("NAVMAP_DATA_DIR", repo().join(".tools"))
             .env_remove("NAVMAP_TOKEN_BUDGET")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
