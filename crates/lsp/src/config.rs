@@ -44,6 +44,11 @@ pub struct LspConfig {
     /// they are looked for first (`NAVMAP_DATA_DIR`, else `$XDG_DATA_HOME/navmap`, else
     /// `~/.local/share/navmap`; see [`crate::locate`]).
     pub data_dir: Option<std::path::PathBuf>,
+    /// A folder of navmap's own where a server may keep its per-project state: a
+    /// `{state}` word in a manifest's `[lsp] command` becomes `<state_dir>/<language id>`,
+    /// created before the start (jdtls needs `-data <dir>`, outside the project). `None`:
+    /// `<data dir>/state/<hash of the root>` (see `pool::default_state_dir`).
+    pub state_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for LspConfig {
@@ -65,6 +70,7 @@ impl Default for LspConfig {
             commands: BTreeMap::new(),
             env: Vec::new(),
             data_dir: None,
+            state_dir: None,
         }
     }
 }

@@ -24,6 +24,27 @@ use crate::docs::{DocTable, SyncAction};
 use crate::error::{LspError, Result};
 use crate::uri;
 
+/// The word of a manifest's `[lsp] command` that stands for the server's own state folder
+/// ([`LspConfig::state_dir`]).
+pub const STATE_WORD: &str = "{state}";
+
+/// Where servers keep per-project state when [`LspConfig::state_dir`] is unset:
+/// `<data dir>/state/<hash of the root>` (else the same under the system's temp folder),
+/// outside the project because jdtls (Eclipse) refuses a workspace that overlaps it.
+fn default_state_dir(
+    root: &std::path::Path,
+    data_dir: Option<std::path::PathBuf>,
+) -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root.hash(&mut h);
+    data_dir
+        .or_else(crate::locate::data_dir)
+        .unwrap_or_else(|| std::env::temp_dir().join("navmap"))
+        .join("state")
+        .join(format!("{:016x}", h.finish()))
+}
+
 /// Lines of stderr shown in errors and status.
 pub const STDERR_TAIL: usize = 20;
 
@@ -641,6 +662,20 @@ async fn start(
     let mut command = slot.command.clone();
     if let Some(found) = command.first().and_then(|p| search.find(p)) {
         command[0] = found.program.to_string_lossy().into_owned();
+    }
+    if command.iter().any(|w| w.contains(STATE_WORD)) {
+        let state = config
+            .state_dir
+            .clone()
+            .unwrap_or_else(|| default_state_dir(&pool.root, config.data_dir.clone()))
+            .join(slot.language.id());
+        // A server that cannot keep its state fails its start like any other. The folder
+        // is navmap's own and outside the project (Eclipse refuses a workspace inside it).
+        let _ = std::fs::create_dir_all(&state);
+        let state = state.to_string_lossy().into_owned();
+        for w in command.iter_mut() {
+            *w = w.replace(STATE_WORD, &state);
+        }
     }
     let mut env = config.env.clone();
     env.retain(|(k, _)| k != "PATH");
