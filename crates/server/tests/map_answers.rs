@@ -19,6 +19,21 @@ fn ids(list: &[Value]) -> Vec<&str> {
     list.iter().map(|v| v["id"].as_str().unwrap()).collect()
 }
 
+/// The full IDs of `map_neighbors`' list: `file#name` when the answer grouped its
+/// neighbors under one `file`, else each `id`.
+fn neighbor_ids(d: &Value) -> Vec<String> {
+    items(d, "neighbors")
+        .iter()
+        .map(|n| match (d["file"].as_str(), n["name"].as_str()) {
+            (Some(f), Some(name)) => {
+                assert!(n.get("id").is_none(), "{n}");
+                format!("{f}#{name}")
+            }
+            _ => n["id"].as_str().unwrap().to_string(),
+        })
+        .collect()
+}
+
 /// Keys no compact node view carries: the ID says them, or they restate `confidence`.
 const NEVER: [&str; 4] = ["file", "name", "resolved", "qualifiedName"];
 
@@ -27,6 +42,13 @@ fn assert_compact(v: &Value) {
         assert!(v.get(k).is_none(), "{k} in {v}");
     }
     assert!(v["id"].is_string() && v["kind"].is_string(), "{v}");
+}
+
+/// A neighbor of a list grouped under one `file`: `name` instead of `id`, nothing else
+/// the ID would say.
+fn assert_compact_in_file(v: &Value) {
+    assert!(v.get("id").is_none() && v.get("file").is_none(), "{v}");
+    assert!(v["name"].is_string() && v["kind"].is_string(), "{v}");
 }
 
 #[tokio::test]
@@ -51,6 +73,9 @@ async fn neighbors_are_compact_and_one_call_answers() {
     assert!(ids(importers).contains(&"py:shop/api.py"), "{d}");
     for n in importers {
         assert_compact(n);
+        // Resolved imports are exact: said by leaving `confidence` out.
+        assert!(n.get("confidence").is_none(), "{n}");
+        assert!(n["edgeLine"].is_u64(), "the import line stays: {n}");
         for k in ["edge", "direction", "depth"] {
             assert!(n.get(k).is_none(), "{k} repeats the request: {n}");
         }
@@ -84,7 +109,7 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
-    let mut members = ids(items(&d, "neighbors"));
+    let mut members = neighbor_ids(&d);
     members.sort();
     assert_eq!(
         members,
@@ -97,6 +122,16 @@ async fn neighbors_are_compact_and_one_call_answers() {
         "{d}"
     );
     assert!(items(&d, "neighbors").iter().all(|n| n["kind"] == "method"));
+    // One file: its ID once, each member by the rest of its ID; no signatures for a
+    // structural edge unless asked.
+    assert_eq!(d["file"], "py:shop/store.py", "{d}");
+    for n in items(&d, "neighbors") {
+        assert_compact_in_file(n);
+        assert!(
+            n.get("signature").is_none() && n.get("doc").is_none(),
+            "{n}"
+        );
+    }
     // Contains edges are exact by construction: not said on each member.
     assert!(
         items(&d, "neighbors")
@@ -114,7 +149,7 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
-    let mut contents = ids(items(&d, "neighbors"));
+    let mut contents = neighbor_ids(&d);
     contents.sort();
     assert_eq!(
         contents,
@@ -133,9 +168,27 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
+    assert_eq!(neighbor_ids(&d), ["py:shop/store.py#SessionStore"], "{d}");
+    let sub = &items(&d, "neighbors")[0];
+    assert_compact(sub);
+    // The edge is the class's own header line, so `edgeLine` would repeat `line`; the
+    // base is reached through an import, which `confidence` still says.
+    assert_eq!(sub["line"], 11, "{sub}");
+    assert!(sub.get("edgeLine").is_none(), "{sub}");
+    assert_eq!(sub["confidence"], "import", "{sub}");
+    assert!(sub.get("signature").is_none(), "{sub}");
+    // Asked for detail: the signature and doc come along.
+    let d = ok(&call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "py:shop/base.py#BaseStore", "direction": "in",
+               "edgeKinds": ["extends"], "detail": true}),
+    )
+    .await)
+    .clone();
     assert_eq!(
-        ids(items(&d, "neighbors")),
-        ["py:shop/store.py#SessionStore"],
+        items(&d, "neighbors")[0]["signature"],
+        "class SessionStore(BaseStore)",
         "{d}"
     );
 
@@ -254,7 +307,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     )
     .await)
     .clone();
-    let mut got = ids(items(&d, "neighbors"));
+    let mut got = neighbor_ids(&d);
     got.sort();
     assert_eq!(
         got,
@@ -268,7 +321,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     )
     .await)
     .clone();
-    let mut got = ids(items(&d, "neighbors"));
+    let mut got = neighbor_ids(&d);
     got.sort();
     assert_eq!(
         got,

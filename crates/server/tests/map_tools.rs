@@ -322,7 +322,15 @@ fn neighbor<'a>(d: &'a Value, id: &str) -> Option<&'a Value> {
         .as_array()
         .unwrap()
         .iter()
-        .find(|n| n["id"] == id)
+        // A list in one file is grouped under `file`, each neighbor by `name`.
+        .find(|n| {
+            n["id"] == id
+                || format!(
+                    "{}#{}",
+                    d["file"].as_str().unwrap_or(""),
+                    n["name"].as_str().unwrap_or("")
+                ) == id
+        })
 }
 
 #[tokio::test]
