@@ -209,3 +209,62 @@ pub fn anchors(groups: &Value) -> Value {
     }
     Value::from(out)
 }
+
+/// A `nav_symbols` list (rows `<line>:<col>[-<endLine>] <kind> <name>[ — <detail>][ (in
+/// <parent>)]`, a parent as `{symbol: row, children}`, docs/answers.md) read back into
+/// objects `{line, col, endLine?, kind, name, detail?, in?, children?}`, so that tests
+/// check fields rather than string layouts. Panics on a row that does not parse.
+pub fn symbols(list: &Value) -> Value {
+    fn one(v: &Value) -> Value {
+        let (row, children) = match v {
+            Value::String(r) => (r.as_str(), None),
+            _ => (
+                v["symbol"].as_str().expect("`symbol` row"),
+                Some(symbols(&v["children"])),
+            ),
+        };
+        let (mut rest, parent) = match row.strip_suffix(')').and_then(|r| r.rsplit_once(" (in ")) {
+            Some((r, p)) => (r, Some(p)),
+            None => (row, None),
+        };
+        let mut detail = None;
+        if let Some((r, d)) = rest.split_once(" — ") {
+            rest = r;
+            detail = Some(d);
+        }
+        let mut parts = rest.splitn(3, ' ');
+        let (pos, kind, name) = (
+            parts.next().unwrap(),
+            parts.next().unwrap_or_else(|| panic!("kind in {row:?}")),
+            parts.next().unwrap_or_else(|| panic!("name in {row:?}")),
+        );
+        let (line, cols) = pos.split_once(':').unwrap_or_else(|| panic!("{row:?}"));
+        let (col, end) = match cols.split_once('-') {
+            Some((c, e)) => (c, Some(e)),
+            None => (cols, None),
+        };
+        let num = |s: &str| -> u64 { s.parse().unwrap_or_else(|_| panic!("{s:?} in {row:?}")) };
+        let mut o =
+            serde_json::json!({"line": num(line), "col": num(col), "kind": kind, "name": name});
+        if let Some(e) = end {
+            o["endLine"] = num(e).into();
+        }
+        if let Some(d) = detail {
+            o["detail"] = d.into();
+        }
+        if let Some(p) = parent {
+            o["in"] = p.into();
+        }
+        if let Some(c) = children {
+            o["children"] = c;
+        }
+        o
+    }
+    Value::from(
+        list.as_array()
+            .expect("a symbol list")
+            .iter()
+            .map(one)
+            .collect::<Vec<_>>(),
+    )
+}
