@@ -209,6 +209,19 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
             .all(|a| a.get("file").is_none())),
         "{r}"
     );
+    // Each reference is one row, `<line>:<col> <snippet>`, under its file.
+    assert!(
+        groups.iter().all(|g| g["at"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a.as_str().is_some_and(|row| row
+                .split_once(' ')
+                .is_some_and(|(pos, _)| pos
+                    .split_once(':')
+                    .is_some_and(|(l, c)| l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok()))))),
+        "{r}"
+    );
     assert_eq!(
         d["total"],
         common::anchors(&d["locations"]).as_array().unwrap().len(),

@@ -191,14 +191,40 @@ pub fn note(env: &Value) -> String {
     env["dropped"]["note"].as_str().unwrap_or("").to_string()
 }
 
-/// The anchors of a nav answer's grouped list (`[{file, at: [{line, col, …}]}]`,
+/// An anchor row `<line>:<col>[-<endLine>][ <snippet>]` read back into `{line, col,
+/// endLine?, snippet?}`. Panics on a row that does not parse.
+pub fn anchor_row(row: &str) -> Value {
+    let (pos, snippet) = match row.split_once(' ') {
+        Some((p, s)) => (p, Some(s)),
+        None => (row, None),
+    };
+    let (line, cols) = pos.split_once(':').unwrap_or_else(|| panic!("{row:?}"));
+    let (col, end) = match cols.split_once('-') {
+        Some((c, e)) => (c, Some(e)),
+        None => (cols, None),
+    };
+    let num = |s: &str| -> u64 { s.parse().unwrap_or_else(|_| panic!("{s:?} in {row:?}")) };
+    let mut a = serde_json::json!({"line": num(line), "col": num(col)});
+    if let Some(e) = end {
+        a["endLine"] = num(e).into();
+    }
+    if let Some(s) = snippet {
+        a["snippet"] = s.into();
+    }
+    a
+}
+
+/// The anchors of a nav answer's grouped list (`[{file, at: ["<line>:<col> …"]}]`,
 /// docs/answers.md), flattened back to `{file, line, col, …}` (outside the root:
 /// `{external: true, lib, line, col}`), in the answer's order, as a JSON array.
 pub fn anchors(groups: &Value) -> Value {
     let mut out = Vec::new();
     for g in groups.as_array().expect("a grouped anchor list") {
         for a in g["at"].as_array().expect("`at` in every group") {
-            let mut a = a.clone();
+            let mut a = match a.as_str() {
+                Some(row) => anchor_row(row),
+                None => a.clone(),
+            };
             for key in ["file", "external", "lib"] {
                 if let Some(v) = g.get(key) {
                     a[key] = v.clone();
