@@ -11,7 +11,8 @@
 //! (docs/answers.md): `edge`/`direction`/`depth` are left out when the request fixed one
 //! value for them, `confidence` when it is `exact`, `edgeLine` when it is the neighbor's
 //! own line; `via` appears from depth 2; when every neighbor is in one file, `file` names
-//! that file's ID once and each neighbor carries `name` (its ID is `file#name`).
+//! that file's ID once and each neighbor carries `name` (its ID is `file#name`), and one
+//! with nothing more to say than name, kind and line is the row `<line> <kind> <name>`.
 //! `signature`/`doc` come with `detail: true`, or by default for a short list of call or
 //! reference edges (for structural edges the identity is the answer).
 
@@ -167,7 +168,19 @@ impl Tool for MapNeighbors {
                     if let Some(l) = n.line.filter(|_| !own_line) {
                         o.insert("edgeLine".into(), l.into());
                     }
-                    Value::Object(o)
+                    // In a one-file list, a neighbor that says nothing but its name, kind
+                    // and line is the row `<line> <kind> <name>`, as a grep line would.
+                    let plain = o
+                        .keys()
+                        .all(|k| matches!(k.as_str(), "name" | "kind" | "line"));
+                    match (one_file, plain, o.get("line").and_then(Value::as_u64)) {
+                        (Some(_), true, Some(line)) => Value::from(format!(
+                            "{line} {} {}",
+                            o["kind"].as_str().unwrap_or(""),
+                            o["name"].as_str().unwrap_or("")
+                        )),
+                        _ => Value::Object(o),
+                    }
                 })
                 .collect();
             let node = compact_node(&r.node, false);
