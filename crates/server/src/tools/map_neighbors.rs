@@ -7,14 +7,15 @@
 //! `edgeKinds`, `direction`, `kind`, `depth: 1`, never one the call set).
 //!
 //! The answer is `{node: {id, kind, line}, file?, neighbors: [{id | name, kind, line,
-//! edge?, direction?, depth?, via?, confidence?, edgeLine?, signature?, doc?}], total}`
-//! (docs/answers.md): `edge`/`direction`/`depth` are left out when the request fixed one
-//! value for them, `confidence` when it is `exact`, `edgeLine` when it is the neighbor's
-//! own line; `via` appears from depth 2; when every neighbor is in one file, `file` names
-//! that file's ID once and each neighbor carries `name` (its ID is `file#name`), and one
-//! with nothing more to say than name, kind and line is the row `<line> <kind> <name>`.
-//! `signature`/`doc` come with `detail: true`, or by default for a short list of call or
-//! reference edges (for structural edges the identity is the answer).
+//! edge?, direction?, depth?, via?, confidence?, edgeLine?, signature?, doc?} | row],
+//! total}` (docs/answers.md): `edge`/`direction`/`depth` are left out when the request
+//! fixed one value for them, `confidence` when it is `exact`, `edgeLine` when it is the
+//! neighbor's own line, `kind` for a file (its ID has no `#`); `via` appears from depth
+//! 2; when every neighbor is in one file, `file` names that file's ID once and each
+//! neighbor carries `name` (its ID is `file#name`), and one with nothing more to say than
+//! name, kind and line is the row `<line> <kind> <name>`. `signature`/`doc` come with
+//! `detail: true`, or by default for a short list of call or reference edges (for
+//! structural edges the identity is the answer).
 
 use std::sync::Arc;
 
@@ -137,6 +138,10 @@ impl Tool for MapNeighbors {
                 .iter()
                 .map(|n| {
                     let mut o = compact_node(&n.node, detail);
+                    if n.node.kind == NodeKind::File {
+                        // An ID without `#` is a file: `kind` would repeat it (importers).
+                        o.remove("kind");
+                    }
                     if let Some(f) = one_file {
                         let id = o.remove("id").unwrap_or_default();
                         let name = id.as_str().unwrap_or("")[f.len() + 1..].to_string();
