@@ -222,3 +222,22 @@ impl Tool for MapNeighbors {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::one_file_prefix;
+
+    #[test]
+    fn one_file_prefix_needs_two_symbols_of_one_file() {
+        let p = |ids: &[&'static str]| one_file_prefix(ids.iter().copied());
+        assert_eq!(p(&["py:a.py#x", "py:a.py#C.y"]), Some("py:a.py"));
+        assert_eq!(p(&["py:a.py#x"]), None, "one neighbor keeps its id");
+        assert_eq!(p(&["py:a.py#x", "py:b.py#x"]), None);
+        assert_eq!(
+            p(&["py:a.py", "py:a.py#x"]),
+            None,
+            "a file is not in a file"
+        );
+        assert_eq!(p(&[]), None);
+    }
+}

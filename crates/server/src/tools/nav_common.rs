@@ -853,6 +853,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn anchors_become_rows_in_their_file_group() {
+        let groups = group_by_file(vec![
+            json!({"file": "a.py", "line": 3, "col": 5, "snippet": "x = f(y)"}),
+            json!({"file": "a.py", "line": 9, "col": 1, "endLine": 12, "snippet": "def g():"}),
+            json!({"external": true, "lib": "os.pyi", "line": 7, "col": 2}),
+        ]);
+        assert_eq!(
+            groups,
+            vec![
+                json!({"file": "a.py", "at": ["3:5 x = f(y)", "9:1-12 def g():"]}),
+                json!({"external": true, "lib": "os.pyi", "at": ["7:2"]}),
+            ]
+        );
+        // Anything else an anchor says keeps it an object.
+        let odd = json!({"line": 1, "col": 1, "stale": true});
+        assert_eq!(anchor_row(odd.clone()), odd);
+    }
+
+    #[test]
     fn words_by_utf16_column() {
         let line = r#"    note, ok = "🚀 café", store.refresh(key)"#;
         // `refresh` starts at 1-based UTF-16 column 33 (the emoji is two units).
