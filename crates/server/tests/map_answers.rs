@@ -19,6 +19,25 @@ fn ids(list: &[Value]) -> Vec<&str> {
     list.iter().map(|v| v["id"].as_str().unwrap()).collect()
 }
 
+/// The full IDs of `map_neighbors`' list: `file#name` when the answer grouped its
+/// neighbors under one `file`, else each `id`.
+fn neighbor_ids(d: &Value) -> Vec<String> {
+    items(d, "neighbors")
+        .iter()
+        .map(
+            |n| match (d["file"].as_str(), n["name"].as_str(), n.as_str()) {
+                (Some(f), Some(name), _) => {
+                    assert!(n.get("id").is_none(), "{n}");
+                    format!("{f}#{name}")
+                }
+                // The row `<line> <kind> <name>`.
+                (Some(f), _, Some(row)) => format!("{f}#{}", row.splitn(3, ' ').nth(2).unwrap()),
+                _ => n["id"].as_str().unwrap().to_string(),
+            },
+        )
+        .collect()
+}
+
 /// Keys no compact node view carries: the ID says them, or they restate `confidence`.
 const NEVER: [&str; 4] = ["file", "name", "resolved", "qualifiedName"];
 
@@ -26,7 +45,22 @@ fn assert_compact(v: &Value) {
     for k in NEVER {
         assert!(v.get(k).is_none(), "{k} in {v}");
     }
-    assert!(v["id"].is_string() && v["kind"].is_string(), "{v}");
+    let id = v["id"].as_str().unwrap_or_else(|| panic!("id in {v}"));
+    // A file neighbor of map_neighbors has no `kind`: the ID (no `#`) says it.
+    assert!(v["kind"].is_string() || !id.contains('#'), "{v}");
+}
+
+/// A neighbor of a list grouped under one `file`: `name` instead of `id`, nothing else
+/// the ID would say.
+fn assert_compact_in_file(v: &Value) {
+    if let Some(row) = v.as_str() {
+        // `<line> <kind> <name>`: nothing else to say.
+        let parts: Vec<&str> = row.splitn(3, ' ').collect();
+        assert!(parts.len() == 3 && parts[0].parse::<u32>().is_ok(), "{row}");
+        return;
+    }
+    assert!(v.get("id").is_none() && v.get("file").is_none(), "{v}");
+    assert!(v["name"].is_string() && v["kind"].is_string(), "{v}");
 }
 
 #[tokio::test]
@@ -50,7 +84,12 @@ async fn neighbors_are_compact_and_one_call_answers() {
     let importers = items(d, "neighbors");
     assert!(ids(importers).contains(&"py:shop/api.py"), "{d}");
     for n in importers {
+        // A file neighbor: its ID (no `#`) says it is a file, so `kind` is left out.
+        assert!(n.get("kind").is_none(), "{n}");
         assert_compact(n);
+        // Resolved imports are exact: said by leaving `confidence` out.
+        assert!(n.get("confidence").is_none(), "{n}");
+        assert!(n["edgeLine"].is_u64(), "the import line stays: {n}");
         for k in ["edge", "direction", "depth"] {
             assert!(n.get(k).is_none(), "{k} repeats the request: {n}");
         }
@@ -84,7 +123,7 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
-    let mut members = ids(items(&d, "neighbors"));
+    let mut members = neighbor_ids(&d);
     members.sort();
     assert_eq!(
         members,
@@ -96,7 +135,28 @@ async fn neighbors_are_compact_and_one_call_answers() {
         ],
         "{d}"
     );
-    assert!(items(&d, "neighbors").iter().all(|n| n["kind"] == "method"));
+    assert!(
+        items(&d, "neighbors").iter().all(|n| n
+            .as_str()
+            .is_some_and(|r| r.contains(" method SessionStore."))),
+        "{d}"
+    );
+    assert!(
+        items(&d, "neighbors")
+            .iter()
+            .any(|n| n == "27 method SessionStore.refresh"),
+        "{d}"
+    );
+    // One file: its ID once, each member by the rest of its ID; no signatures for a
+    // structural edge unless asked.
+    assert_eq!(d["file"], "py:shop/store.py", "{d}");
+    for n in items(&d, "neighbors") {
+        assert_compact_in_file(n);
+        assert!(
+            n.get("signature").is_none() && n.get("doc").is_none(),
+            "{n}"
+        );
+    }
     // Contains edges are exact by construction: not said on each member.
     assert!(
         items(&d, "neighbors")
@@ -114,7 +174,7 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
-    let mut contents = ids(items(&d, "neighbors"));
+    let mut contents = neighbor_ids(&d);
     contents.sort();
     assert_eq!(
         contents,
@@ -133,9 +193,27 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await)
     .clone();
+    assert_eq!(neighbor_ids(&d), ["py:shop/store.py#SessionStore"], "{d}");
+    let sub = &items(&d, "neighbors")[0];
+    assert_compact(sub);
+    // The edge is the class's own header line, so `edgeLine` would repeat `line`; the
+    // base is reached through an import, which `confidence` still says.
+    assert_eq!(sub["line"], 11, "{sub}");
+    assert!(sub.get("edgeLine").is_none(), "{sub}");
+    assert_eq!(sub["confidence"], "import", "{sub}");
+    assert!(sub.get("signature").is_none(), "{sub}");
+    // Asked for detail: the signature and doc come along.
+    let d = ok(&call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "py:shop/base.py#BaseStore", "direction": "in",
+               "edgeKinds": ["extends"], "detail": true}),
+    )
+    .await)
+    .clone();
     assert_eq!(
-        ids(items(&d, "neighbors")),
-        ["py:shop/store.py#SessionStore"],
+        items(&d, "neighbors")[0]["signature"],
+        "class SessionStore(BaseStore)",
         "{d}"
     );
 
@@ -254,7 +332,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     )
     .await)
     .clone();
-    let mut got = ids(items(&d, "neighbors"));
+    let mut got = neighbor_ids(&d);
     got.sort();
     assert_eq!(
         got,
@@ -268,7 +346,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     )
     .await)
     .clone();
-    let mut got = ids(items(&d, "neighbors"));
+    let mut got = neighbor_ids(&d);
     got.sort();
     assert_eq!(
         got,
@@ -278,7 +356,8 @@ async fn enum_members_are_nodes_of_their_enum() {
     assert!(
         items(&d, "neighbors")
             .iter()
-            .all(|n| n["kind"] == "constant")
+            .all(|n| n.as_str().is_some_and(|r| r.contains(" constant Shape."))),
+        "{d}"
     );
 
     // The doc is the first sentence, whole although it wraps.

@@ -318,11 +318,16 @@ fn ok(env: &Value) -> &Value {
 }
 
 fn neighbor<'a>(d: &'a Value, id: &str) -> Option<&'a Value> {
-    d["neighbors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["id"] == id)
+    // A list in one file is grouped under `file`: each neighbor by `name`, or as the row
+    // `<line> <kind> <name>` when it has nothing more to say.
+    let in_file = |name: &str| format!("{}#{name}", d["file"].as_str().unwrap_or(""));
+    d["neighbors"].as_array().unwrap().iter().find(|n| {
+        n["id"] == id
+            || n["name"].as_str().is_some_and(|name| in_file(name) == id)
+            || n.as_str()
+                .and_then(|r| r.splitn(3, ' ').nth(2))
+                .is_some_and(|name| in_file(name) == id)
+    })
 }
 
 #[tokio::test]

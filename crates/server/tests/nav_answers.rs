@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Client, call, err_code, fixture, ok, require};
+use common::{Client, call, err_code, fixture, ok, require, symbols};
 use serde_json::{Value, json};
 
 /// Deadlines generous enough for a machine shared with parallel builds: these tests pin
@@ -209,6 +209,19 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
             .all(|a| a.get("file").is_none())),
         "{r}"
     );
+    // Each reference is one row, `<line>:<col> <snippet>`, under its file.
+    assert!(
+        groups.iter().all(|g| g["at"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a.as_str().is_some_and(|row| row
+                .split_once(' ')
+                .is_some_and(|(pos, _)| pos
+                    .split_once(':')
+                    .is_some_and(|(l, c)| l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok()))))),
+        "{r}"
+    );
     assert_eq!(
         d["total"],
         common::anchors(&d["locations"]).as_array().unwrap().len(),
@@ -320,12 +333,18 @@ async fn symbols_are_hierarchical_without_locals() {
         !text.contains("\"container\"") && !text.contains("\"depth\""),
         "{o}"
     );
-    let syms = ok(&o)["symbols"].as_array().unwrap().clone();
+    let syms = symbols(&ok(&o)["symbols"]).as_array().unwrap().clone();
     let class = syms.iter().find(|s| s["name"] == "SessionStore").unwrap();
     let methods = class["children"].as_array().unwrap();
     // Parameters (`key`, `value`) and locals are left out by default.
     assert!(methods.iter().all(|m| m.get("children").is_none()), "{o}");
     assert!(methods.iter().any(|m| m["name"] == "refresh"), "{o}");
+    // One row per symbol, not an object: `<line>:<col>-<endLine> <kind> <name>`.
+    assert!(o.to_string().contains("\"27:9-34 method refresh\""), "{o}");
+    // So are the attributes first set inside a method (`self._data = …`), and the
+    // answer counts what it left out.
+    assert!(methods.iter().all(|m| m["kind"] == "method"), "{o}");
+    assert!(ok(&o)["leftOut"].as_u64().unwrap() >= 2, "{o}");
     // With locals, the parameters come back.
     let o = call(
         &c,
@@ -333,7 +352,9 @@ async fn symbols_are_hierarchical_without_locals() {
         json!({"file": "shop/store.py", "depth": 3, "locals": true, "tokenBudget": 10000}),
     )
     .await;
-    assert!(o.to_string().contains("\"key\""), "{o}");
+    assert!(o.to_string().contains(" variable key\""), "{o}");
+    assert!(o.to_string().contains(" variable _data\""), "{o}");
+    assert!(ok(&o).get("leftOut").is_none(), "{o}");
     // depth 1: the top level only; kind: flat, with the parent named.
     let o = call(
         &c,
@@ -348,7 +369,7 @@ async fn symbols_are_hierarchical_without_locals() {
         json!({"file": "shop/store.py", "kind": "method"}),
     )
     .await;
-    let d = ok(&o);
+    let d = json!({"symbols": symbols(&ok(&o)["symbols"])});
     assert!(
         d["symbols"]
             .as_array()

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{Client, call, err_code, fake_lsp, fixture, ok, require};
+use common::{Client, call, err_code, fake_lsp, fixture, ok, require, symbols};
 use serde_json::{Value, json};
 
 /// Deadlines generous enough for a machine shared with parallel builds (cold servers
@@ -131,7 +131,7 @@ async fn shop_answers(c: &Client, s: &Shop) {
     // nav_symbols: the outline, the class at the top, refresh among the children of it
     // (or of its `impl SessionStore` block, where the server lists methods apart).
     let o = call(c, "nav_symbols", json!({"file": s.store})).await;
-    let syms = &ok(&o)["symbols"];
+    let syms = &symbols(&ok(&o)["symbols"]);
     assert!(
         has(syms, |v| v["name"] == "SessionStore"
             && v["kind"] == s.class_kind),

@@ -6,11 +6,16 @@
 //! (reported in `dropped`); `/neighbors` may be cut further by the budget (narrowing:
 //! `edgeKinds`, `direction`, `kind`, `depth: 1`, never one the call set).
 //!
-//! The answer is `{node: {id, kind, line}, neighbors: [{id, kind, line, edge?, direction?,
-//! depth?, via?, confidence, edgeLine?, signature?, doc?}], total}` (docs/answers.md):
-//! `edge`/`direction`/`depth` are left out when the request fixed one value for them
-//! (`confidence` when it asked for `contains` edges only: always exact),
-//! `via` appears from depth 2, `signature`/`doc` only when the list is short.
+//! The answer is `{node: {id, kind, line}, file?, neighbors: [{id | name, kind, line,
+//! edge?, direction?, depth?, via?, confidence?, edgeLine?, signature?, doc?} | row],
+//! total}` (docs/answers.md): `edge`/`direction`/`depth` are left out when the request
+//! fixed one value for them, `confidence` when it is `exact`, `edgeLine` when it is the
+//! neighbor's own line, `kind` for a file (its ID has no `#`); `via` appears from depth
+//! 2; when every neighbor is in one file, `file` names that file's ID once and each
+//! neighbor carries `name` (its ID is `file#name`), and one with nothing more to say than
+//! name, kind and line is the row `<line> <kind> <name>`. `signature`/`doc` come with
+//! `detail: true`, or by default for a short list of call or reference edges (for
+//! structural edges the identity is the answer).
 
 use std::sync::Arc;
 
@@ -24,6 +29,20 @@ use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
 pub struct MapNeighbors;
+
+/// The file ID (`<lang>:<path>`) all of `ids` share, when there are at least two and each
+/// is a symbol in that file (`<lang>:<path>#…`).
+fn one_file_prefix<'a>(mut ids: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let first = ids.next()?.split_once('#')?.0;
+    let mut n = 1;
+    for id in ids {
+        if id.split_once('#').map(|(f, _)| f) != Some(first) {
+            return None;
+        }
+        n += 1;
+    }
+    (n >= 2).then_some(first)
+}
 
 /// `edgeKinds` as map edge kinds (`None` = all).
 pub fn edge_kinds(args: &Args) -> Option<Vec<EdgeKind>> {
@@ -56,6 +75,7 @@ impl Tool for MapNeighbors {
             .param(Param::strings_of("kind", "Node kinds.", &KINDS[1..]))
             .param(Param::integer("depth", "", 1, 3).default(1))
             .param(Param::integer("maxNodes", "", 1, 200).default(50))
+            .param(Param::boolean("detail", "Signatures and docs."))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -78,6 +98,22 @@ impl Tool for MapNeighbors {
                 .as_ref()
                 .is_some_and(|k| k.iter().all(|e| *e == EdgeKind::Contains));
             let one_direction = direction != Direction::Both;
+            // For structural edges the neighbor's identity is the answer (which files
+            // import it, what a class or file holds, what derives from it): signatures
+            // and docs only when asked. Calls and references keep them for short lists.
+            let structural = kinds.as_ref().is_some_and(|k| {
+                k.iter().all(|e| {
+                    matches!(
+                        e,
+                        EdgeKind::Contains
+                            | EdgeKind::Imports
+                            | EdgeKind::Exports
+                            | EdgeKind::Extends
+                            | EdgeKind::Implements
+                    )
+                })
+            });
+            let asked_detail = args.opt_bool("detail");
             let notes = before_answer(ctx).await;
             let (r, generation) = with_map(ctx, "nodeId", move |m| {
                 Ok((
@@ -93,12 +129,27 @@ impl Tool for MapNeighbors {
                 ))
             })
             .await?;
-            let detail = r.neighbors.len() <= FEW;
+            let detail = asked_detail.unwrap_or(r.neighbors.len() <= FEW && !structural);
+            // Every neighbor in one file: the file's ID once, each neighbor by `name` (its
+            // ID's part after `#`) rather than the prefix repeated on every item.
+            let one_file = one_file_prefix(r.neighbors.iter().map(|n| n.node.id.as_str()));
             let neighbors: Vec<Value> = r
                 .neighbors
                 .iter()
                 .map(|n| {
                     let mut o = compact_node(&n.node, detail);
+                    if n.node.kind == NodeKind::File {
+                        // An ID without `#` is a file: `kind` would repeat it (importers).
+                        o.remove("kind");
+                    }
+                    if let Some(f) = one_file {
+                        let id = o.remove("id").unwrap_or_default();
+                        let name = id.as_str().unwrap_or("")[f.len() + 1..].to_string();
+                        let mut named = serde_json::Map::new();
+                        named.insert("name".into(), name.into());
+                        named.extend(o);
+                        o = named;
+                    }
                     if !one_edge {
                         o.insert("edge".into(), n.edge.as_str().into());
                     }
@@ -108,26 +159,44 @@ impl Tool for MapNeighbors {
                     if depth > 1 {
                         o.insert("depth".into(), n.depth.into());
                     }
-                    // `resolved` is `confidence != candidate`: not repeated.
-                    if !only_contains {
+                    // `resolved` is `confidence != candidate`: not repeated; `exact`, the
+                    // common case, is said by leaving `confidence` out.
+                    if !only_contains && n.confidence.as_str() != "exact" {
                         o.insert("confidence".into(), n.confidence.as_str().into());
                     }
                     if n.depth > 1 {
                         o.insert("via".into(), n.via.clone().into());
                     }
-                    if let Some(l) = n.line {
-                        // The line of the use, in the file of the edge's source.
+                    // The line of the use, in the file of the edge's source; left out when
+                    // it is the neighbor's own line (`class B(A)`: the edge is B's header).
+                    let own_line = n.direction == Direction::In && n.line == n.node.line;
+                    if let Some(l) = n.line.filter(|_| !own_line) {
                         o.insert("edgeLine".into(), l.into());
                     }
-                    Value::Object(o)
+                    // In a one-file list, a neighbor that says nothing but its name, kind
+                    // and line is the row `<line> <kind> <name>`, as a grep line would.
+                    let plain = o
+                        .keys()
+                        .all(|k| matches!(k.as_str(), "name" | "kind" | "line"));
+                    match (one_file, plain, o.get("line").and_then(Value::as_u64)) {
+                        (Some(_), true, Some(line)) => Value::from(format!(
+                            "{line} {} {}",
+                            o["kind"].as_str().unwrap_or(""),
+                            o["name"].as_str().unwrap_or("")
+                        )),
+                        _ => Value::Object(o),
+                    }
                 })
                 .collect();
             let node = compact_node(&r.node, false);
-            let data = json!({
+            let mut data = json!({
                 "node": Value::Object(node),
                 "neighbors": neighbors,
                 "total": r.total,
             });
+            if let Some(f) = one_file {
+                data["file"] = f.into();
+            }
             let mut spec = ListSpec::new("/neighbors", "neighbors")
                 .narrowing_param("edgeKinds", "edgeKinds")
                 .narrowing_param("direction", "direction:'in'|'out'")
@@ -151,5 +220,24 @@ impl Tool for MapNeighbors {
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_file_prefix;
+
+    #[test]
+    fn one_file_prefix_needs_two_symbols_of_one_file() {
+        let p = |ids: &[&'static str]| one_file_prefix(ids.iter().copied());
+        assert_eq!(p(&["py:a.py#x", "py:a.py#C.y"]), Some("py:a.py"));
+        assert_eq!(p(&["py:a.py#x"]), None, "one neighbor keeps its id");
+        assert_eq!(p(&["py:a.py#x", "py:b.py#x"]), None);
+        assert_eq!(
+            p(&["py:a.py", "py:a.py#x"]),
+            None,
+            "a file is not in a file"
+        );
+        assert_eq!(p(&[]), None);
     }
 }

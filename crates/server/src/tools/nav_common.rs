@@ -342,7 +342,7 @@ impl<'a> Anchors<'a> {
 }
 
 /// Anchors grouped by file, the one shape of every nav anchor list (docs/answers.md):
-/// `[{file, at: [{line, col, endLine?, snippet?}]}]`, outside the root
+/// `[{file, at: ["<line>:<col>[-<endLine>][ <snippet>]"]}]` (see [`anchor_row`]), outside the root
 /// `{external: true, lib, at}`. Groups keep the order in which their file first appears
 /// in `ranked` (so a list ranked by file keeps its ranking), anchors their order inside.
 /// Declare `/<list>` (files) and `/<list>/*/at` to the envelope: a cut thins every file's
@@ -370,10 +370,33 @@ pub fn group_by_file(ranked: Vec<Value>) -> Vec<Value> {
             groups.len() - 1
         });
         if let Some(at) = groups[i]["at"].as_array_mut() {
-            at.push(a);
+            at.push(anchor_row(a));
         }
     }
     groups
+}
+
+/// An anchor inside its file's group as one row, `<line>:<col>[-<endLine>][ <snippet>]`
+/// (`13:27 def handle_refresh(store: SessionStore, key: str) -> str:`): what a grep line
+/// says, without an object's keys and quotes. An anchor with any other field stays an
+/// object.
+fn anchor_row(a: Value) -> Value {
+    let plain = a.as_object().is_some_and(|o| {
+        o.keys()
+            .all(|k| matches!(k.as_str(), "line" | "col" | "endLine" | "snippet"))
+    });
+    let (Some(line), Some(col), true) = (a["line"].as_u64(), a["col"].as_u64(), plain) else {
+        return a;
+    };
+    let mut row = format!("{line}:{col}");
+    if let Some(end) = a["endLine"].as_u64() {
+        row.push_str(&format!("-{end}"));
+    }
+    if let Some(s) = a["snippet"].as_str() {
+        row.push(' ');
+        row.push_str(s);
+    }
+    Value::from(row)
 }
 
 /// Best first: inside the root before external, then by file, then by line and column.
@@ -828,6 +851,25 @@ pub fn root_languages(ctx: &ServerContext) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anchors_become_rows_in_their_file_group() {
+        let groups = group_by_file(vec![
+            json!({"file": "a.py", "line": 3, "col": 5, "snippet": "x = f(y)"}),
+            json!({"file": "a.py", "line": 9, "col": 1, "endLine": 12, "snippet": "def g():"}),
+            json!({"external": true, "lib": "os.pyi", "line": 7, "col": 2}),
+        ]);
+        assert_eq!(
+            groups,
+            vec![
+                json!({"file": "a.py", "at": ["3:5 x = f(y)", "9:1-12 def g():"]}),
+                json!({"external": true, "lib": "os.pyi", "at": ["7:2"]}),
+            ]
+        );
+        // Anything else an anchor says keeps it an object.
+        let odd = json!({"line": 1, "col": 1, "stale": true});
+        assert_eq!(anchor_row(odd.clone()), odd);
+    }
 
     #[test]
     fn words_by_utf16_column() {

@@ -1,6 +1,6 @@
 //! `nav_definition {file, line, col = 1 | nodeId}`: where the symbol at a position is
-//! defined, from the live language server → `{target, locations: [{file, at: [{line,
-//! col, endLine?, snippet?}]}], complete?}` (anchors grouped by file, docs/answers.md;
+//! defined, from the live language server → `{target, locations: [{file, at: [
+//! "<line>:<col>[-<endLine>] <snippet>"]}], complete?}` (anchors grouped by file, docs/answers.md;
 //! a definition outside the root is `{external: true, lib, at}`).
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
 //! every reference to the symbol at a position, from the live language server →
-//! `{target, locations: [{file, at: [{line, col, snippet?}]}], total, files, complete?}`
+//! `{target, locations: [{file, at: ["<line>:<col> <snippet>"]}], total, files, complete?}`
 //! (anchors grouped by file, docs/answers.md).
 //!
 //! Ranked by file then line, test code after the rest, externals last (by library file

@@ -1,15 +1,17 @@
 //! `nav_symbols {file, depth 1–5 = 2, kind?, locals = false}`: the file's outline from the
-//! live language server → `{symbols: [{name, kind, line, col, endLine?, detail?,
-//! children?}], total, complete?}` (docs/answers.md).
+//! live language server → `{symbols: [row | {symbol: row, children}], total, complete?}`
+//! (docs/answers.md), each symbol one row `<line>:<col>[-<endLine>] <kind> <name>[ —
+//! <detail>]` (an object only when it has children).
 //!
 //! Hierarchical: members sit in their parent's `children`, so no entry repeats its
 //! container's name. `depth` bounds the nesting shown (2: top level and members); the
 //! variables, constants and type parameters inside functions and methods (parameters and
-//! locals, most of some servers' outlines) are left out unless `locals: true`. `kind`
-//! lists only the symbols of that kind at any depth, flat, each with `in` naming its
-//! parent. Nested `children` lists are declared to the envelope, so a budget cut thins
-//! the deepest members before it drops top-level symbols. `total` counts the symbols
-//! shown before any budget cut.
+//! locals, most of some servers' outlines) and the attributes first set inside a method
+//! (`set_in_method`) are left out unless `locals: true`; `leftOut` counts them. `kind`
+//! lists only the symbols of that kind at any depth, flat, each row ending in `(in
+//! <parent>)` when it has one. Nested `children` lists are declared to the envelope, so a
+//! budget cut thins the deepest members before it drops top-level symbols. `total` counts
+//! the symbols shown before any budget cut.
 
 use std::sync::Arc;
 
@@ -34,7 +36,7 @@ impl Tool for NavSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: outline of one file (classes, functions, members) from the live language server."
+        "Drill: outline of one file from the live language server, one row per symbol: line:col[-endLine] kind name."
     }
 
     fn params(&self) -> Params {
@@ -45,7 +47,10 @@ impl Tool for NavSymbols {
                 "kind",
                 "Only this kind (class, method, …), flat.",
             ))
-            .param(Param::boolean("locals", "Parameters and locals too.").default(false))
+            .param(
+                Param::boolean("locals", "Params, locals, attributes set in methods.")
+                    .default(false),
+            )
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -65,7 +70,11 @@ impl Tool for NavSymbols {
                 .document_symbols(&t.abs)
                 .await
                 .map_err(|e| lsp_error(e, t.lang.id(), None))?;
-            let opts = Opts { depth, locals };
+            let opts = Opts {
+                depth,
+                locals,
+                left_out: Default::default(),
+            };
             let mut total = 0;
             let (symbols, nested) = match &kind {
                 Some(k) => {
@@ -80,6 +89,10 @@ impl Tool for NavSymbols {
                 "symbols": symbols,
                 "total": total,
             });
+            if opts.left_out.get() > 0 {
+                // Said, so that an outline without them is not taken for the whole file.
+                data["leftOut"] = opts.left_out.get().into();
+            }
             mark_incomplete(&mut data, answer.complete);
             // Only what the call did not set already (docs/answers.md).
             let mut ways = Vec::new();
@@ -126,6 +139,8 @@ impl Tool for NavSymbols {
 struct Opts {
     depth: usize,
     locals: bool,
+    /// How many symbols the `locals` rule left out, at the levels shown.
+    left_out: std::cell::Cell<usize>,
 }
 
 fn is_callable(kind: SymbolKind) -> bool {
@@ -144,29 +159,50 @@ fn is_local(parent: Option<&DocumentSymbol>, s: &DocumentSymbol) -> bool {
         )
 }
 
-fn view(s: &DocumentSymbol) -> Value {
-    let mut v = json!({
-        "name": s.name,
-        "kind": kind_name(s.kind),
-        "line": s.selection_range.start.line + 1,
-        "col": s.selection_range.start.character + 1,
-    });
-    if s.range.end.line > s.selection_range.start.line {
-        v["endLine"] = Value::from(s.range.end.line + 1);
-    }
-    if let Some(d) = s.detail.as_deref().filter(|d| !d.is_empty()) {
-        v["detail"] = Value::from(d);
-    }
-    v
+/// An attribute first set inside a method (`self.x = …` under the class in some servers'
+/// outlines): a value-like symbol that lies inside a callable sibling's range. Shown with
+/// the locals: it belongs to the method's body, and an outline of a large class would
+/// otherwise be mostly these.
+fn set_in_method(siblings: &[DocumentSymbol], s: &DocumentSymbol) -> bool {
+    let value_like = matches!(
+        s.kind,
+        SymbolKind::VARIABLE | SymbolKind::CONSTANT | SymbolKind::FIELD | SymbolKind::PROPERTY
+    );
+    let at = s.selection_range.start;
+    value_like
+        && siblings.iter().any(|m| {
+            is_callable(m.kind) && !std::ptr::eq(m, s) && m.range.start < at && at < m.range.end
+        })
 }
 
+/// One symbol as a row, `<line>:<col>[-<endLine>] <kind> <name>[ — <detail>]`: what a
+/// grep line says (where, what, which name) at a third of an object's keys and quotes.
+fn row(s: &DocumentSymbol) -> String {
+    let line = s.selection_range.start.line + 1;
+    let mut r = format!("{line}:{}", s.selection_range.start.character + 1);
+    if s.range.end.line > s.selection_range.start.line {
+        r.push_str(&format!("-{}", s.range.end.line + 1));
+    }
+    r.push_str(&format!(" {} {}", kind_name(s.kind), s.name));
+    if let Some(d) = s.detail.as_deref().filter(|d| !d.is_empty()) {
+        r.push_str(&format!(" — {d}"));
+    }
+    r
+}
+
+/// The symbols of `list` shown: all with `locals`, else without parameters, locals and
+/// attributes set in methods (counted in `left_out`).
 fn kept<'s>(
     list: &'s [DocumentSymbol],
     parent: Option<&'s DocumentSymbol>,
     opts: &Opts,
-) -> impl Iterator<Item = &'s DocumentSymbol> {
+) -> Vec<&'s DocumentSymbol> {
     let locals = opts.locals;
-    list.iter().filter(move |s| locals || !is_local(parent, s))
+    let (shown, hidden): (Vec<_>, Vec<_>) = list
+        .iter()
+        .partition(|s| locals || !(is_local(parent, s) || set_in_method(list, s)));
+    opts.left_out.set(opts.left_out.get() + hidden.len());
+    shown
 }
 
 /// The outline to `opts.depth` levels, children in place; counts what it shows.
@@ -179,16 +215,20 @@ fn tree(list: &[DocumentSymbol], level: usize, opts: &Opts, total: &mut usize) -
         total: &mut usize,
     ) -> Vec<Value> {
         kept(list, parent, opts)
+            .into_iter()
             .map(|s| {
                 *total += 1;
-                let mut v = view(s);
-                if level < opts.depth {
-                    let children = walk(&s.children, Some(s), level + 1, opts, total);
-                    if !children.is_empty() {
-                        v["children"] = Value::from(children);
-                    }
+                let children = if level < opts.depth {
+                    walk(&s.children, Some(s), level + 1, opts, total)
+                } else {
+                    Vec::new()
+                };
+                // A leaf is its row; a parent is `{symbol: row, children}`.
+                if children.is_empty() {
+                    Value::from(row(s))
+                } else {
+                    json!({"symbol": row(s), "children": children})
                 }
-                v
             })
             .collect()
     }
@@ -206,11 +246,11 @@ fn flat_of_kind(
 ) {
     for s in kept(list, parent, opts) {
         if kind_name(s.kind) == kind {
-            let mut v = view(s);
+            let mut r = row(s);
             if let Some(p) = parent {
-                v["in"] = Value::from(p.name.clone());
+                r.push_str(&format!(" (in {})", p.name));
             }
-            out.push(v);
+            out.push(Value::from(r));
         }
         if level < opts.depth {
             flat_of_kind(&s.children, kind, Some(s), level + 1, opts, out);

@@ -242,14 +242,40 @@ pub fn note(env: &Value) -> String {
     env["dropped"]["note"].as_str().unwrap_or("").to_string()
 }
 
-/// The anchors of a nav answer's grouped list (`[{file, at: [{line, col, …}]}]`,
+/// An anchor row `<line>:<col>[-<endLine>][ <snippet>]` read back into `{line, col,
+/// endLine?, snippet?}`. Panics on a row that does not parse.
+pub fn anchor_row(row: &str) -> Value {
+    let (pos, snippet) = match row.split_once(' ') {
+        Some((p, s)) => (p, Some(s)),
+        None => (row, None),
+    };
+    let (line, cols) = pos.split_once(':').unwrap_or_else(|| panic!("{row:?}"));
+    let (col, end) = match cols.split_once('-') {
+        Some((c, e)) => (c, Some(e)),
+        None => (cols, None),
+    };
+    let num = |s: &str| -> u64 { s.parse().unwrap_or_else(|_| panic!("{s:?} in {row:?}")) };
+    let mut a = serde_json::json!({"line": num(line), "col": num(col)});
+    if let Some(e) = end {
+        a["endLine"] = num(e).into();
+    }
+    if let Some(s) = snippet {
+        a["snippet"] = s.into();
+    }
+    a
+}
+
+/// The anchors of a nav answer's grouped list (`[{file, at: ["<line>:<col> …"]}]`,
 /// docs/answers.md), flattened back to `{file, line, col, …}` (outside the root:
 /// `{external: true, lib, line, col}`), in the answer's order, as a JSON array.
 pub fn anchors(groups: &Value) -> Value {
     let mut out = Vec::new();
     for g in groups.as_array().expect("a grouped anchor list") {
         for a in g["at"].as_array().expect("`at` in every group") {
-            let mut a = a.clone();
+            let mut a = match a.as_str() {
+                Some(row) => anchor_row(row),
+                None => a.clone(),
+            };
             for key in ["file", "external", "lib"] {
                 if let Some(v) = g.get(key) {
                     a[key] = v.clone();
@@ -259,4 +285,63 @@ pub fn anchors(groups: &Value) -> Value {
         }
     }
     Value::from(out)
+}
+
+/// A `nav_symbols` list (rows `<line>:<col>[-<endLine>] <kind> <name>[ — <detail>][ (in
+/// <parent>)]`, a parent as `{symbol: row, children}`, docs/answers.md) read back into
+/// objects `{line, col, endLine?, kind, name, detail?, in?, children?}`, so that tests
+/// check fields rather than string layouts. Panics on a row that does not parse.
+pub fn symbols(list: &Value) -> Value {
+    fn one(v: &Value) -> Value {
+        let (row, children) = match v {
+            Value::String(r) => (r.as_str(), None),
+            _ => (
+                v["symbol"].as_str().expect("`symbol` row"),
+                Some(symbols(&v["children"])),
+            ),
+        };
+        let (mut rest, parent) = match row.strip_suffix(')').and_then(|r| r.rsplit_once(" (in ")) {
+            Some((r, p)) => (r, Some(p)),
+            None => (row, None),
+        };
+        let mut detail = None;
+        if let Some((r, d)) = rest.split_once(" — ") {
+            rest = r;
+            detail = Some(d);
+        }
+        let mut parts = rest.splitn(3, ' ');
+        let (pos, kind, name) = (
+            parts.next().unwrap(),
+            parts.next().unwrap_or_else(|| panic!("kind in {row:?}")),
+            parts.next().unwrap_or_else(|| panic!("name in {row:?}")),
+        );
+        let (line, cols) = pos.split_once(':').unwrap_or_else(|| panic!("{row:?}"));
+        let (col, end) = match cols.split_once('-') {
+            Some((c, e)) => (c, Some(e)),
+            None => (cols, None),
+        };
+        let num = |s: &str| -> u64 { s.parse().unwrap_or_else(|_| panic!("{s:?} in {row:?}")) };
+        let mut o =
+            serde_json::json!({"line": num(line), "col": num(col), "kind": kind, "name": name});
+        if let Some(e) = end {
+            o["endLine"] = num(e).into();
+        }
+        if let Some(d) = detail {
+            o["detail"] = d.into();
+        }
+        if let Some(p) = parent {
+            o["in"] = p.into();
+        }
+        if let Some(c) = children {
+            o["children"] = c;
+        }
+        o
+    }
+    Value::from(
+        list.as_array()
+            .expect("a symbol list")
+            .iter()
+            .map(one)
+            .collect::<Vec<_>>(),
+    )
 }
