@@ -137,7 +137,8 @@ async fn check(row: &Row) {
     // A server that has not indexed the defining file (clangd without a background
     // index) answers with the declaration in the header that declares the store type.
     assert!(
-        has(&ok(&d)["locations"], |l| (l["file"] == row.store
+        has(&common::anchors(&ok(&d)["locations"]), |l| (l["file"]
+            == row.store
             && l["line"] == row.refresh.0)
             || row.type_file.is_some_and(|t| l["file"] == t)),
         "{}: definition {d}",
@@ -147,7 +148,8 @@ async fn check(row: &Row) {
     // References of refresh: the API's call is one.
     let r = call(&c, "nav_references", pos(row.store, row.refresh)).await;
     assert!(
-        has(&ok(&r)["locations"], |l| l["file"] == row.api),
+        has(&common::anchors(&ok(&r)["locations"]), |l| l["file"]
+            == row.api),
         "{}: references {r}",
         row.lang
     );
@@ -164,14 +166,15 @@ async fn check(row: &Row) {
     let type_file = row.type_file.unwrap_or(row.store);
     let o = call(&c, "nav_symbols", json!({"file": row.store})).await;
     assert!(
-        has(&ok(&o)["symbols"], |s| text(&s["name"]).contains(row.name)
+        has(&common::symbols(&ok(&o)["symbols"]), |s| text(&s["name"])
+            .contains(row.name)
             && s["line"] == row.refresh.0),
         "{}: outline {o}",
         row.lang
     );
     let o = call(&c, "nav_symbols", json!({"file": type_file})).await;
     assert!(
-        has(&ok(&o)["symbols"], |s| text(&s["name"])
+        has(&common::symbols(&ok(&o)["symbols"]), |s| text(&s["name"])
             .contains(row.store_type)),
         "{}: outline {o}",
         row.lang
@@ -397,7 +400,8 @@ async fn servers_are_found_in_the_data_dir_without_path_edits() {
     )
     .await;
     assert!(
-        has(&ok(&d)["locations"], |l| l["file"] == "shop/store.py"),
+        has(&common::anchors(&ok(&d)["locations"]), |l| l["file"]
+            == "shop/store.py"),
         "{d}"
     );
     c.cancel().await.ok();
