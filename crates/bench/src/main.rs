@@ -257,7 +257,9 @@ fn glob(pattern: &str) -> Vec<PathBuf> {
                 .flatten()
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().to_string())
-                .filter(|n| n.len() >= pre.len() + post.len() && n.starts_with(pre) && n.ends_with(post))
+                .filter(|n| {
+                    n.len() >= pre.len() + post.len() && n.starts_with(pre) && n.ends_with(post)
+                })
                 .collect();
             names.sort();
             next.extend(names.into_iter().map(|n| dir.join(n)));
@@ -327,14 +329,9 @@ fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
     };
     match &o.source {
         Source::Generate { files, lang } => generate(to, lang, *files, o.blocks),
-        Source::Dirs(dirs) if dirs.len() == 1 => copy_corpus(
-            &within(&dirs[0]),
-            to,
-            &o.exclude,
-            &o.langs,
-            o.max_loc,
-            0,
-        ),
+        Source::Dirs(dirs) if dirs.len() == 1 => {
+            copy_corpus(&within(&dirs[0]), to, &o.exclude, &o.langs, o.max_loc, 0)
+        }
         Source::Dirs(dirs) => {
             let (mut count, mut loc) = (0, 0);
             for (k, d) in dirs.iter().enumerate() {
