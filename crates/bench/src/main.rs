@@ -629,6 +629,7 @@ fn run(o: &Opts) {
     let mut rng = Lcg(42);
     let mut one = vec![];
     let mut resolved = vec![];
+    let mut widest: Option<(String, u64)> = None;
     for _ in 0..5 {
         let f = &files[rng.below(files.len())];
         let p = root.join(f);
@@ -640,11 +641,18 @@ fn run(o: &Opts) {
         one.push(ms(t.elapsed()));
         resolved.push(s.files_resolved);
         assert_eq!(s.files_indexed, 1, "{f}");
+        if s.files_resolved > 1 && widest.as_ref().is_none_or(|(_, n)| s.files_resolved > *n) {
+            widest = Some((f.clone(), s.files_resolved));
+        }
     }
     let (p50, _, max) = percentiles(one);
     println!(
         "one-file rebuild: median {p50:.1} ms, max {max:.1} ms (files re-resolved: {resolved:?})"
     );
+    // Which edit re-resolved the most other files: where to look when one-file is slow.
+    if let Some((f, n)) = widest {
+        println!("  widest one-file change: {f} (re-resolved {n} files)");
+    }
 
     // Queries drawn from the map.
     let mut names = vec![];
