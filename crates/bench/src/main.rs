@@ -9,15 +9,19 @@
 //!
 //! ```text
 //! cargo build --release -p navmap-bench
-//! target/release/navmap-bench --corpus <dir> [--exclude <dir name>]... [--max-loc <n>]
+//! target/release/navmap-bench --corpus <dir>... [--exclude <dir name>]... [--max-loc <n>] [--langs <id,…>]
 //! target/release/navmap-bench --generate <files> --lang <id> [--blocks <n>]
-//! target/release/navmap-bench --preset python-stdlib | cargo-registry | generated
+//! target/release/navmap-bench --preset <name>...   # presets.toml: five, jvm, native, script, new, …
+//! target/release/navmap-bench --list-presets
 //! target/release/navmap-bench tokens [--only <id part>] [--show]   # see tokens.rs
 //! ```
 //! Peak RSS is the process's high-water mark (`VmHWM`), reset before each corpus.
 //! With `--navmap <binary>` (default: a `navmap` next to this binary, if built), the same
 //! queries also go through `navmap serve` over MCP stdio, timed from request to answer.
-//! Must not touch: anything outside the temporary copy (the corpus is only read).
+//! Presets (where each corpus comes from, which languages it keeps) are data in
+//! `presets.toml`, compiled in; language ids stay out of this file (see the guard test).
+//! Must not touch: anything outside the temporary copy (the corpus is only read; a
+//! zipped corpus is unpacked with `unzip` inside the temp dir).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,12 +31,27 @@ use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
 
 mod tokens;
 
+/// Where a corpus comes from.
+enum Source {
+    /// Directories copied as they are (several: each into its own folder).
+    Dirs(Vec<PathBuf>),
+    /// An archive unpacked with `unzip` (only `members`, if any).
+    Zip {
+        archive: PathBuf,
+        members: Vec<String>,
+    },
+    /// Synthetic modules from `templates/<lang>.tmpl`.
+    Generate { files: usize, lang: String },
+}
+
 struct Opts {
-    corpus: Option<PathBuf>,
+    source: Source,
+    /// A subdirectory of the source that is the corpus.
+    root: Option<String>,
     exclude: Vec<String>,
+    /// Copy only files of these languages (empty: every language the registry maps).
+    langs: Vec<String>,
     max_loc: Option<u64>,
-    generate: Option<usize>,
-    lang: Option<String>,
     blocks: usize,
     queries: usize,
     label: String,
@@ -41,118 +60,213 @@ struct Opts {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: navmap-bench --corpus <dir> [--exclude <name>]... [--max-loc <n>] [--queries <n>]\n\
+        "usage: navmap-bench --corpus <dir>... [--exclude <name>]... [--max-loc <n>] [--langs <id,…>] [--queries <n>]\n\
          \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
-         \x20      navmap-bench --preset python-stdlib|cargo-registry|generated\n\
+         \x20      navmap-bench --preset <name>... [--queries <n>] [--no-mcp]   (--list-presets)\n\
          \x20      navmap-bench tokens [--only <question id part>] [--show]"
     );
     std::process::exit(2)
 }
 
+const PRESETS: &str = include_str!("../presets.toml");
+
+fn presets() -> toml::Table {
+    PRESETS.parse().expect("presets.toml parses")
+}
+
+fn list_presets() {
+    for (name, p) in presets() {
+        let about = p.get("about").and_then(|v| v.as_str()).unwrap_or("");
+        println!("{name:18} {about}");
+    }
+}
+
+/// The command line's runs: one per corpus (a preset group gives several). A preset whose
+/// corpus is not on this machine is reported and left out.
 fn parse() -> Vec<Opts> {
     let mut args = std::env::args().skip(1);
+    let mut dirs: Vec<PathBuf> = vec![];
+    let mut generate: Option<usize> = None;
+    let mut lang: Option<String> = None;
     let mut o = Opts {
-        corpus: None,
+        source: Source::Dirs(vec![]),
+        root: None,
         exclude: vec![],
+        langs: vec![],
         max_loc: None,
-        generate: None,
-        lang: None,
         blocks: 8,
         queries: 300,
         label: String::new(),
         navmap: default_navmap(),
     };
-    let mut presets = vec![];
+    let mut names = vec![];
     while let Some(a) = args.next() {
         let mut val = || args.next().unwrap_or_else(|| usage());
         match a.as_str() {
-            "--corpus" => o.corpus = Some(val().into()),
+            "--corpus" => dirs.push(val().into()),
             "--exclude" => o.exclude.push(val()),
+            "--langs" => o.langs.extend(val().split(',').map(str::to_string)),
             "--max-loc" => o.max_loc = Some(val().parse().unwrap_or_else(|_| usage())),
-            "--generate" => o.generate = Some(val().parse().unwrap_or_else(|_| usage())),
-            "--lang" => o.lang = Some(val()),
+            "--generate" => generate = Some(val().parse().unwrap_or_else(|_| usage())),
+            "--lang" => lang = Some(val()),
             "--blocks" => o.blocks = val().parse().unwrap_or_else(|_| usage()),
             "--queries" => o.queries = val().parse().unwrap_or_else(|_| usage()),
-            "--preset" => presets.push(val()),
+            "--preset" => names.push(val()),
             "--navmap" => o.navmap = Some(val().into()),
             "--no-mcp" => o.navmap = None,
+            "--list-presets" => {
+                list_presets();
+                std::process::exit(0)
+            }
             _ => usage(),
         }
     }
-    if presets.is_empty() {
-        if o.corpus.is_none() && o.generate.is_none() {
-            usage();
-        }
-        o.label = o
-            .corpus
-            .as_ref()
-            .map(|c| c.display().to_string())
-            .unwrap_or_else(|| "generated".into());
+    if names.is_empty() {
+        o.source = match (generate, lang) {
+            _ if !dirs.is_empty() => {
+                o.label = dirs
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                Source::Dirs(dirs)
+            }
+            (Some(files), Some(lang)) => {
+                o.label = format!("generated ({lang})");
+                Source::Generate { files, lang }
+            }
+            _ => usage(),
+        };
         return vec![o];
     }
-    presets
-        .into_iter()
-        .map(|p| {
-            let mut x = preset(&p, o.queries);
-            x.navmap = o.navmap.clone();
-            x
-        })
-        .collect()
+    let table = presets();
+    let mut out = vec![];
+    for name in names {
+        expand(&table, &name, &o, &mut out);
+    }
+    out
 }
 
-fn preset(name: &str, queries: usize) -> Opts {
-    let mut o = Opts {
-        corpus: None,
-        exclude: vec![],
-        max_loc: None,
-        generate: None,
-        lang: None,
-        blocks: 8,
-        queries,
-        label: name.to_string(),
-        navmap: None,
+fn strings(v: Option<&toml::Value>) -> Vec<String> {
+    v.and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One preset (or a group of them) as runs; `cli` carries `--queries` and the MCP binary.
+fn expand(table: &toml::Table, name: &str, cli: &Opts, out: &mut Vec<Opts>) {
+    let Some(p) = table.get(name).and_then(|p| p.as_table()) else {
+        eprintln!("unknown preset {name} (see --list-presets)");
+        usage()
     };
-    match name {
-        "python-stdlib" => {
-            let out = std::process::Command::new("python3")
-                .args([
-                    "-c",
-                    "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
-                ])
-                .output()
-                .expect("python3 on PATH");
-            o.corpus = Some(String::from_utf8_lossy(&out.stdout).trim().into());
-            o.exclude = vec!["site-packages".into()];
+    if let Some(group) = p.get("group") {
+        for member in strings(Some(group)) {
+            expand(table, &member, cli, out);
         }
-        "cargo-registry" => {
-            let home = std::env::var("CARGO_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|_| {
-                    PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo")
-                });
-            let src = home.join("registry/src");
-            let index = std::fs::read_dir(&src)
-                .ok()
-                .and_then(|mut d| d.next())
-                .and_then(|e| e.ok())
-                .map(|e| e.path())
-                .expect("a crates.io source directory under $CARGO_HOME/registry/src");
-            o.corpus = Some(index);
-            o.max_loc = Some(600_000);
-        }
-        "generated" => {
-            o.generate = Some(1500);
-            o.blocks = 8;
-            // The first language with a template (see templates/).
-            o.lang = navmap_grammars::registry()
-                .ids()
-                .into_iter()
-                .find(|id| template_path(id).exists())
-                .map(str::to_string);
-        }
-        _ => usage(),
+        return;
     }
-    o
+    match preset_source(p) {
+        Ok(source) => out.push(Opts {
+            source,
+            root: p.get("root").and_then(|v| v.as_str()).map(str::to_string),
+            exclude: strings(p.get("exclude")),
+            langs: strings(p.get("langs")),
+            max_loc: p
+                .get("max_loc")
+                .and_then(|v| v.as_integer())
+                .map(|n| n as u64),
+            blocks: p
+                .get("blocks")
+                .and_then(|v| v.as_integer())
+                .map_or(cli.blocks, |n| n as usize),
+            queries: cli.queries,
+            label: name.to_string(),
+            navmap: cli.navmap.clone(),
+        }),
+        Err(why) => println!("## {name}\nnot run: {why}\n"),
+    }
+}
+
+fn preset_source(p: &toml::Table) -> Result<Source, String> {
+    if let Some(files) = p.get("generate").and_then(|v| v.as_integer()) {
+        let lang = p
+            .get("lang")
+            .and_then(|v| v.as_str())
+            .ok_or("a generated preset names its lang")?;
+        return Ok(Source::Generate {
+            files: files as usize,
+            lang: lang.to_string(),
+        });
+    }
+    if let Some(cmd) = p.get("command") {
+        let cmd = strings(Some(cmd));
+        let out = std::process::Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .output()
+            .map_err(|e| format!("{}: {e}", cmd[0]))?;
+        let dir = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        if dir.is_empty() || !Path::new(&dir).is_dir() {
+            return Err(format!("{cmd:?} printed no directory"));
+        }
+        return Ok(Source::Dirs(vec![dir.into()]));
+    }
+    if let Some(zips) = p.get("zip") {
+        let archive = strings(Some(zips))
+            .iter()
+            .flat_map(|z| glob(z))
+            .find(|z| z.is_file())
+            .ok_or_else(|| format!("none of {zips} exists"))?;
+        return Ok(Source::Zip {
+            archive,
+            members: strings(p.get("members")),
+        });
+    }
+    let dirs: Vec<PathBuf> = strings(p.get("dirs"))
+        .iter()
+        .flat_map(|d| glob(d))
+        .filter(|d| d.is_dir())
+        .collect();
+    if dirs.is_empty() {
+        return Err(format!("none of {:?} exists", p.get("dirs")));
+    }
+    Ok(Source::Dirs(dirs))
+}
+
+/// The paths matching `pattern`, where `*` in a component matches any name (sorted).
+fn glob(pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![PathBuf::from("/")];
+    for comp in Path::new(pattern).components().skip(1) {
+        let comp = comp.as_os_str().to_string_lossy();
+        let Some((pre, post)) = comp.split_once('*') else {
+            found = found.into_iter().map(|p| p.join(&*comp)).collect();
+            continue;
+        };
+        let mut next = vec![];
+        for dir in found {
+            let mut names: Vec<String> = std::fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| {
+                    n.len() >= pre.len() + post.len() && n.starts_with(pre) && n.ends_with(post)
+                })
+                .collect();
+            names.sort();
+            next.extend(names.into_iter().map(|n| dir.join(n)));
+        }
+        found = next;
+    }
+    found
 }
 
 fn default_navmap() -> Option<PathBuf> {
@@ -169,14 +283,21 @@ fn template_path(lang: &str) -> PathBuf {
 
 // ---- corpora -------------------------------------------------------------------------
 
-/// Copies files of known languages (and nothing through symlinks) from `from` to `to`,
-/// whole top-level directories in sorted order, until `max_loc` lines.
-fn copy_corpus(from: &Path, to: &Path, exclude: &[String], max_loc: Option<u64>) -> (u64, u64) {
+/// Copies files of known languages (only `langs`, if any; nothing through symlinks) from
+/// `from` to `to`, whole top-level directories in sorted order, until `max_loc` lines
+/// (counting from `loc`, the lines copied before from other sources).
+fn copy_corpus(
+    from: &Path,
+    to: &Path,
+    exclude: &[String],
+    langs: &[String],
+    max_loc: Option<u64>,
+    mut loc: u64,
+) -> (u64, u64) {
     let registry = navmap_grammars::registry();
     let mut files = vec![];
-    collect(from, from, exclude, &registry, &mut files);
+    collect(from, from, exclude, langs, &registry, &mut files);
     files.sort();
-    let mut loc = 0u64;
     let mut count = 0u64;
     let mut last_top: Option<String> = None;
     for rel in files {
@@ -200,10 +321,63 @@ fn copy_corpus(from: &Path, to: &Path, exclude: &[String], max_loc: Option<u64>)
     (count, loc)
 }
 
+/// Copies the run's source into `to` (a zip is unpacked next to it first, in `tmp`).
+fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
+    let within = |d: &Path| match &o.root {
+        Some(r) => d.join(r),
+        None => d.to_path_buf(),
+    };
+    match &o.source {
+        Source::Generate { files, lang } => generate(to, lang, *files, o.blocks),
+        Source::Dirs(dirs) if dirs.len() == 1 => {
+            copy_corpus(&within(&dirs[0]), to, &o.exclude, &o.langs, o.max_loc, 0)
+        }
+        Source::Dirs(dirs) => {
+            let (mut count, mut loc) = (0, 0);
+            for (k, d) in dirs.iter().enumerate() {
+                if o.max_loc.is_some_and(|m| loc >= m) {
+                    break;
+                }
+                let name = d.file_name().map_or_else(
+                    || format!("{k}"),
+                    |n| format!("{k}-{}", n.to_string_lossy()),
+                );
+                let (c, l) = copy_corpus(
+                    &within(d),
+                    &to.join(name),
+                    &o.exclude,
+                    &o.langs,
+                    o.max_loc,
+                    loc,
+                );
+                count += c;
+                loc = l;
+            }
+            (count, loc)
+        }
+        Source::Zip { archive, members } => {
+            let unpacked = tmp.join("unpacked");
+            let status = std::process::Command::new("unzip")
+                .args(["-q", "-o"])
+                .arg(archive)
+                .args(members)
+                .arg("-d")
+                .arg(&unpacked)
+                .status()
+                .expect("unzip on PATH");
+            assert!(status.success(), "unzip {} failed", archive.display());
+            let copied = copy_corpus(&within(&unpacked), to, &o.exclude, &o.langs, o.max_loc, 0);
+            let _ = std::fs::remove_dir_all(&unpacked);
+            copied
+        }
+    }
+}
+
 fn collect(
     root: &Path,
     dir: &Path,
     exclude: &[String],
+    langs: &[String],
     reg: &navmap_language::Registry,
     out: &mut Vec<String>,
 ) {
@@ -218,10 +392,13 @@ fn collect(
         }
         let p = e.path();
         if ft.is_dir() {
-            collect(root, &p, exclude, reg, out);
+            collect(root, &p, exclude, langs, reg, out);
         } else if let Ok(rel) = p.strip_prefix(root) {
             let rel = rel.to_string_lossy().replace('\\', "/");
-            if reg.for_path(&rel).is_some() || is_config(&name) {
+            let known = reg
+                .for_path(&rel)
+                .is_some_and(|l| langs.is_empty() || langs.iter().any(|id| id == l.id()));
+            if known || is_config(&name) {
                 out.push(rel);
             }
         }
@@ -365,16 +542,7 @@ fn run(o: &Opts) {
     let root = tmp.path().join("repo");
     std::fs::create_dir_all(&root).unwrap();
     let started = Instant::now();
-    let (copied, copied_loc) = match (&o.corpus, o.generate) {
-        (Some(c), _) => copy_corpus(c, &root, &o.exclude, o.max_loc),
-        (None, Some(n)) => generate(
-            &root,
-            o.lang.as_deref().unwrap_or_else(|| usage()),
-            n,
-            o.blocks,
-        ),
-        _ => usage(),
-    };
+    let (copied, copied_loc) = copy_source(o, tmp.path(), &root);
     println!("## {}", o.label);
     println!(
         "corpus: {copied} files, {copied_loc} lines copied to a temp dir in {:.1} s",
@@ -461,6 +629,7 @@ fn run(o: &Opts) {
     let mut rng = Lcg(42);
     let mut one = vec![];
     let mut resolved = vec![];
+    let mut widest: Option<(String, u64)> = None;
     for _ in 0..5 {
         let f = &files[rng.below(files.len())];
         let p = root.join(f);
@@ -472,11 +641,18 @@ fn run(o: &Opts) {
         one.push(ms(t.elapsed()));
         resolved.push(s.files_resolved);
         assert_eq!(s.files_indexed, 1, "{f}");
+        if s.files_resolved > 1 && widest.as_ref().is_none_or(|(_, n)| s.files_resolved > *n) {
+            widest = Some((f.clone(), s.files_resolved));
+        }
     }
     let (p50, _, max) = percentiles(one);
     println!(
         "one-file rebuild: median {p50:.1} ms, max {max:.1} ms (files re-resolved: {resolved:?})"
     );
+    // Which edit re-resolved the most other files: where to look when one-file is slow.
+    if let Some((f, n)) = widest {
+        println!("  widest one-file change: {f} (re-resolved {n} files)");
+    }
 
     // Queries drawn from the map.
     let mut names = vec![];
