@@ -46,7 +46,7 @@
 //! # let ctx = Arc::new(ServerContext::new(std::path::Path::new("."), None).unwrap());
 //! # let engine = navmap::Engine::with_tools(ctx, vec![Arc::new(MapExample)]);
 //! # let rt = tokio::runtime::Runtime::new().unwrap();
-//! # let out = rt.block_on(engine.call("map_example", json!({"prefix": "p"}).as_object().cloned()));
+//! # let out = rt.block_on(engine.call("map_example", json!({"prefix": "py"}).as_object().cloned()));
 //! # assert!(out.ok, "{}", out.text);
 //! # assert!(out.text.contains(r#""languages":["py"]"#), "{}", out.text);
 //! # let bad = rt.block_on(engine.call("map_example", json!({"limit": 5}).as_object().cloned()));
