@@ -13,6 +13,7 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 use navmap_envelope::{Budget, ToolError, render_error};
 use serde_json::{Map, Value};
 
+use crate::stdout::outln;
 use crate::{Engine, ServerContext};
 
 #[derive(Debug, Parser)]
@@ -171,7 +172,7 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
     let engine = Engine::new(ctx);
     let out = engine.call("map_status", None).await;
     if json || !out.ok {
-        println!("{}", out.text);
+        outln!("{}", out.text);
         return Ok(exit_for(out.ok));
     }
     let env: Value = serde_json::from_str(&out.text).unwrap_or_default();
@@ -190,13 +191,13 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    println!(
+    outln!(
         "navmap {} · root {}",
         d["version"].as_str().unwrap_or("?"),
         d["root"].as_str().unwrap_or("?")
     );
-    println!("map: {built}");
-    println!(
+    outln!("map: {built}");
+    outln!(
         "files {} · symbols {} · edges {} · stale files {} · watching {}",
         num("files"),
         num("symbols"),
@@ -204,10 +205,10 @@ async fn status(root: RootArgs, json: bool) -> Result<ExitCode, ExitCode> {
         num("staleFiles"),
         d["watching"]["mode"].as_str().unwrap_or("off")
     );
-    println!("languages: {}", languages.join(", "));
+    outln!("languages: {}", languages.join(", "));
     if let Some(lsp) = d["lsp"].as_object() {
         for (lang, s) in lsp {
-            println!(
+            outln!(
                 "lsp {lang}: {} {}",
                 s["state"].as_str().unwrap_or("?"),
                 s["detail"].as_str().unwrap_or("")
@@ -247,7 +248,7 @@ async fn call(root: RootArgs, tool: &str, args: &str) -> Result<ExitCode, ExitCo
         ),
     };
     ctx.lsp.shutdown_all().await;
-    println!("{}", out.text);
+    outln!("{}", out.text);
     Ok(exit_for(out.ok))
 }
 

@@ -33,6 +33,7 @@ pub mod mcp;
 mod paths;
 mod rebuild_cli;
 mod servers_cli;
+mod stdout;
 pub mod tools;
 
 pub use context::{ContextError, DB_ENV, ServerContext};

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::Engine;
 use crate::cli::RootArgs;
+use crate::stdout::outln;
 
 pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, ExitCode> {
     let ctx = root.context()?;
@@ -32,11 +33,11 @@ pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, Exit
     };
     bar.finish_and_clear();
     if !out.ok {
-        println!("{}", out.text);
+        outln!("{}", out.text);
         return Ok(ExitCode::from(1));
     }
     let env: Value = serde_json::from_str(&out.text).unwrap_or_default();
-    println!("{}", summary_line(&env["data"]));
+    outln!("{}", summary_line(&env["data"]));
     for w in env["warnings"].as_array().into_iter().flatten() {
         if let Some(w) = w.as_str() {
             eprintln!("navmap: warning: {w}");

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::stdout::outln;
 use navmap_lsp::install::{self, Machine};
 use navmap_lsp::locate::{self, Search};
 
@@ -55,17 +56,17 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
             "dataDir": search.data_dir.as_ref().map(|d| d.display().to_string()),
             "servers": rows,
         });
-        println!("{out}");
+        outln!("{out}");
         return ExitCode::SUCCESS;
     }
     match &search.data_dir {
-        Some(d) => println!("data dir: {}", d.display()),
-        None => println!("data dir: none (set NAVMAP_DATA_DIR or HOME)"),
+        Some(d) => outln!("data dir: {}", d.display()),
+        None => outln!("data dir: none (set NAVMAP_DATA_DIR or HOME)"),
     }
     for r in &rows {
         let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
         if r["found"].is_null() {
-            println!(
+            outln!(
                 "{:<4} {:<32} missing — install: {}",
                 s("language"),
                 s("command"),
@@ -73,7 +74,7 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
             );
         } else {
             let version = r["version"].as_str().unwrap_or("version unknown");
-            println!(
+            outln!(
                 "{:<4} {:<32} {} ({}) · {version}",
                 s("language"),
                 s("command"),
@@ -118,7 +119,7 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
         let id = lang.id();
         let Some(recipe) = lsp.install.as_ref().filter(|r| install::has_packages(r)) else {
             if !langs.is_empty() {
-                println!(
+                outln!(
                     "{id}: no package registry provides this server; install: {}",
                     lsp.install_hint
                 );
@@ -131,7 +132,7 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             if let Some(found) = search.find(&program) {
                 // No registry usable here (apt without root), but the server is already
                 // installed (by an administrator, an earlier run as root): nothing to do.
-                println!(
+                outln!(
                     "{id}: {program} already installed ({})",
                     found.program.display()
                 );
@@ -146,7 +147,7 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             .into_iter()
             .filter_map(|(listed, tool)| listed.then_some(tool))
             .collect();
-            println!(
+            outln!(
                 "{id}: no usable package tool here (its recipe needs {}); install: {}",
                 tools.join(" or "),
                 lsp.install_hint
@@ -168,25 +169,25 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
         done.push(plan.commands.clone());
         if runnable(&search) && plan.source != "npm" && plan.source != "pip" {
             // System packages already there: nothing to do.
-            println!("{id}: {program} already installed");
+            outln!("{id}: {program} already installed");
             continue;
         }
         let started = std::time::Instant::now();
         match install::run(&plan, &data) {
-            Ok(()) if search.find(&program).is_some() => println!(
+            Ok(()) if search.find(&program).is_some() => outln!(
                 "{id}: installed {program} with {} in {:.0}s",
                 plan.source,
                 started.elapsed().as_secs_f64()
             ),
             Ok(()) => {
-                println!(
+                outln!(
                     "{id}: {} finished but `{program}` is still not found",
                     plan.source
                 );
                 failed = true;
             }
             Err(e) => {
-                println!("{id}: install failed: {e}");
+                outln!("{id}: install failed: {e}");
                 failed = true;
             }
         }

@@ -233,3 +233,31 @@ fn servers_lists_and_install_reports_what_it_cannot_do() {
     );
     assert!(std::fs::read_dir(data.path()).unwrap().next().is_none());
 }
+
+/// `navmap call … | head -c0`: a reader that is gone ends navmap quietly (status 0, no
+/// panic message), as for any Unix filter; `println!` would panic on the broken pipe.
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    for args in [
+        vec!["call", "map_status", "--root", root],
+        vec!["status", "--root", root],
+        vec!["servers"],
+    ] {
+        let mut child = Command::new(NAVMAP)
+            .args(&args)
+            .env_remove("NAVMAP_TEST_PANIC_TOOL")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before navmap writes anything.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
