@@ -101,15 +101,23 @@ pub struct LspManifest {
     /// (not "retry").
     #[serde(default)]
     pub failure_hints: Vec<FailureHint>,
+    /// How the server says it could not set the project up (`[[lsp.setup_failures]]`): once
+    /// one of its error messages (`window/logMessage` / `window/showMessage`, or an error
+    /// diagnostic, e.g. on a build file) contains one of `patterns`, every answer it gives
+    /// is marked incomplete with `reason` as a
+    /// warning, because an answer from a half-loaded project may miss code silently
+    /// (jdtls whose Maven import failed answers `[]`).
+    #[serde(default)]
+    pub setup_failures: Vec<FailureHint>,
 }
 
-/// One `[[lsp.failure_hints]]` entry.
+/// One `[[lsp.failure_hints]]` or `[[lsp.setup_failures]]` entry.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FailureHint {
     /// Substrings of the server's stderr / error messages that identify the failure.
     pub patterns: Vec<String>,
-    /// What is wrong and what to do, for the error message.
+    /// What is wrong and what to do, for the error message (or the answers' warning).
     pub reason: String,
 }
 

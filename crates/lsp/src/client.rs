@@ -65,6 +65,10 @@ pub struct Health {
     /// an empty answer may only mean "not loaded yet" (pyright answers `workspace/symbol`
     /// with `[]` before its program is populated, reporting no progress).
     pub analysed: bool,
+    /// The manifest's reason, once the server said it could not set the project up
+    /// (`ServerContext::setup_failures`): kept for the server's life, since a restart is
+    /// what sets the project up again.
+    pub setup_failure: Option<String>,
 }
 
 /// Readiness at one instant.
@@ -117,6 +121,9 @@ pub struct ServerContext {
     pub settings: Value,
     pub root_uri: String,
     pub root_name: String,
+    /// The manifest's `[[lsp.setup_failures]]`: error messages by which the server says
+    /// it could not set the project up.
+    pub setup_failures: Vec<navmap_language::FailureHint>,
 }
 
 struct Shared {
@@ -183,6 +190,7 @@ impl Client {
             last_activity: Instant::now(),
             busy_epoch: 0,
             analysed: false,
+            setup_failure: None,
         });
         let shared = Arc::new(Shared {
             pending: Mutex::new(HashMap::new()),
@@ -630,16 +638,36 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
         }
         "textDocument/publishDiagnostics" => {
             // Diagnostics mean the server analysed a document, so its project is loaded;
-            // more may follow, so it is also a sign of work.
+            // more may follow, so it is also a sign of work. An error on a build file may
+            // be the only lasting trace of a failed project setup (a server restarted on
+            // its saved workspace does not log the failure again).
+            let failure = params
+                .get("diagnostics")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|d| d.get("severity").and_then(Value::as_i64).unwrap_or(1) == 1)
+                .filter_map(|d| d.get("message").and_then(Value::as_str))
+                .find_map(|m| setup_failure(&shared.context.setup_failures, m));
             shared.health.send_modify(|h| {
                 h.analysed = true;
                 h.last_activity = Instant::now();
+                if let Some(reason) = failure {
+                    h.setup_failure.get_or_insert_with(|| reason.to_string());
+                }
             });
         }
         "window/logMessage" | "window/showMessage" => {
             let kind = params.get("type").and_then(Value::as_i64).unwrap_or(4);
             let text = params.get("message").and_then(Value::as_str).unwrap_or("");
             tracing::debug!(kind, message = %text, "language server message");
+            if kind <= 2
+                && let Some(reason) = setup_failure(&shared.context.setup_failures, text)
+            {
+                shared.health.send_modify(|h| {
+                    h.setup_failure.get_or_insert_with(|| reason.to_string());
+                });
+            }
             // Errors and warnings are worth the stderr tail; info and logs are not.
             if kind <= 2
                 && let Ok(mut ring) = shared.stderr.lock()
@@ -656,9 +684,34 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
     }
 }
 
+/// The reason of the first setup failure whose patterns `message` contains.
+fn setup_failure<'a>(
+    failures: &'a [navmap_language::FailureHint],
+    message: &str,
+) -> Option<&'a str> {
+    failures
+        .iter()
+        .find(|f| f.patterns.iter().any(|p| message.contains(p.as_str())))
+        .map(|f| f.reason.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setup_failures_by_pattern() {
+        let failures = vec![navmap_language::FailureHint {
+            patterns: vec!["Failed to import".into(), "no build".into()],
+            reason: "the build could not be loaded".into(),
+        }];
+        assert_eq!(
+            setup_failure(&failures, "12:00 Failed to import projects\n\tat x.y"),
+            Some("the build could not be loaded")
+        );
+        assert_eq!(setup_failure(&failures, "Imported 3 projects"), None);
+        assert_eq!(setup_failure(&[], "Failed to import projects"), None);
+    }
 
     #[test]
     fn settings_by_section() {
@@ -685,6 +738,7 @@ mod tests {
             last_activity: t0,
             busy_epoch: 0,
             analysed: false,
+            setup_failure: None,
         };
         let settle = Duration::from_millis(300);
         assert!(matches!(h.readiness(t0, settle), Readiness::Settling(_)));

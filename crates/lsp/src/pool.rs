@@ -31,18 +31,25 @@ pub const STATE_WORD: &str = "{state}";
 /// Where servers keep per-project state when [`LspConfig::state_dir`] is unset:
 /// `<data dir>/state/<hash of the root>` (else the same under the system's temp folder),
 /// outside the project because jdtls (Eclipse) refuses a workspace that overlaps it.
-fn default_state_dir(
+/// The hash is FNV-1a of the root's bytes: stable across builds and toolchains, so a
+/// project finds its saved state again after navmap is upgraded.
+pub fn default_state_dir(
     root: &std::path::Path,
     data_dir: Option<std::path::PathBuf>,
 ) -> std::path::PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    root.hash(&mut h);
+    use std::os::unix::ffi::OsStrExt;
+    let hash = root
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
     data_dir
         .or_else(crate::locate::data_dir)
         .unwrap_or_else(|| std::env::temp_dir().join("navmap"))
         .join("state")
-        .join(format!("{:016x}", h.finish()))
+        .join(format!("{hash:016x}"))
 }
 
 /// Lines of stderr shown in errors and status.
@@ -655,6 +662,10 @@ async fn start(
         settings,
         root_uri: pool.root_uri.clone(),
         root_name: root_name.clone(),
+        setup_failures: lsp
+            .as_ref()
+            .map(|l| l.setup_failures.clone())
+            .unwrap_or_default(),
     };
     // The program by its full path, and a PATH that holds the data dir's and the project's
     // bin directories, so that servers start (and find their helpers) without PATH edits.

@@ -17,6 +17,11 @@
 //!   the deadline; still empty after that, the answer is returned flagged incomplete with
 //!   a warning. Some servers (pyright) answer `[]` before their program is loaded and
 //!   report no progress while loading it.
+//!
+//! A server that said it could not set the project up (its manifest's
+//! `[[lsp.setup_failures]]` matched one of its error messages or error diagnostics) gets
+//! every answer marked incomplete with the manifest's reason as a warning: jdtls whose
+//! Maven import failed answers `[]` from an idle, "analysed" server.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -186,6 +191,8 @@ impl LspPool {
         let mut cold_backoff = COLD_BACKOFF_START;
         // A non-empty answer given while the server was busy, kept while asking again.
         let mut held: Option<Raw> = None;
+        // What the server said about setting the project up, as of its last answer.
+        let mut setup_failure: Option<String> = None;
         slot.touch();
         let result: Result<Raw> = loop {
             let client = match self.ensure(slot, deadline, started).await {
@@ -221,6 +228,7 @@ impl LspPool {
                 .request(req.method, Some(req.params.clone()), deadline)
                 .await;
             let server_time = sent.elapsed();
+            setup_failure = client.health().setup_failure;
             match reply {
                 Ok(value) => {
                     let empty = is_empty(&value);
@@ -345,12 +353,19 @@ impl LspPool {
             }
         };
         slot.touch();
-        match (result, held) {
-            (Ok(raw), _) => Ok(raw),
+        let mut raw = match (result, held) {
+            (Ok(raw), _) => raw,
             // The first, busy answer beats an error met while hoping for a better one.
-            (Err(_), Some(raw)) => Ok(raw),
-            (Err(e), None) => Err(e),
+            (Err(_), Some(raw)) => raw,
+            (Err(e), None) => return Err(e),
+        };
+        // A server that could not set the project up answers from part of it, or from
+        // nothing, without saying so in the answer: say it for the server.
+        if let Some(reason) = setup_failure {
+            raw.complete = false;
+            raw.warnings.push(reason);
         }
+        Ok(raw)
     }
 }
 

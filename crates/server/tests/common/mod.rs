@@ -122,6 +122,20 @@ pub fn fixture(name: &str) -> tempfile::TempDir {
     dir
 }
 
+/// Removes what servers kept for the project at `root` in the data dir (jdtls's Eclipse
+/// workspace, ~30 MB): each test root is a new temp folder, so nothing would reuse it.
+/// Waits a little for the server to finish writing it as it shuts down.
+pub fn remove_server_state(root: &Path) {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let state = navmap_lsp::pool::default_state_dir(&root, Some(data_dir()));
+    for _ in 0..20 {
+        if !state.exists() || std::fs::remove_dir_all(&state).is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+}
+
 /// The fake language server (`tests/fake-lsp`), built on first use.
 pub fn fake_lsp() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
