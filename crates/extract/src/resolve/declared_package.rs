@@ -31,7 +31,7 @@ impl DeclaredPackage {
         read: &dyn Fn(&str) -> Option<String>,
     ) -> DeclaredPackage {
         let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for file in repo.files.iter().filter(|f| has_extension(rules, f)) {
+        for file in repo.files.iter().filter(|f| rules.has_extension(f)) {
             let Some(text) = read(file) else { continue };
             for package in declarations(&text, &rules.declaration_keywords) {
                 declared.entry(package).or_default().push(file.clone());
@@ -68,7 +68,7 @@ impl DeclaredPackage {
             let files: Vec<&String> = repo
                 .files_in(&dir)
                 .iter()
-                .filter(|f| has_extension(rules, f))
+                .filter(|f| rules.has_extension(f))
                 .collect();
             if !files.is_empty() {
                 return files;
@@ -127,13 +127,6 @@ impl DeclaredPackage {
         }
         ImportTarget::External(rules.external_package(spec))
     }
-}
-
-fn has_extension(rules: &Rules, f: &str) -> bool {
-    rules
-        .extensions
-        .iter()
-        .any(|e| f.ends_with(&format!(".{e}")))
 }
 
 fn stem(f: &str) -> &str {

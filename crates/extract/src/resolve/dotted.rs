@@ -114,17 +114,7 @@ impl Dotted {
             }
         }
         // A directory without an init file: a namespace package of its module files.
-        let files: Vec<String> = repo
-            .files_in(path)
-            .iter()
-            .filter(|f| {
-                rules
-                    .extensions
-                    .iter()
-                    .any(|e| f.ends_with(&format!(".{e}")))
-            })
-            .cloned()
-            .collect();
+        let files = rules.source_files_in(repo, path);
         (!files.is_empty()).then_some(ImportTarget::Files(files))
     }
 }

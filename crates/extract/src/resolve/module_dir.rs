@@ -20,11 +20,7 @@ impl ModuleDir {
     pub fn new(rules: &Rules, repo: &Repo) -> ModuleDir {
         let mut modules: HashMap<String, Vec<(String, Vec<String>)>> = HashMap::new();
         for file in &repo.files {
-            if !rules
-                .extensions
-                .iter()
-                .any(|e| file.ends_with(&format!(".{e}")))
-            {
+            if !rules.has_extension(file) {
                 continue;
             }
             let segs: Vec<&str> = file.split('/').collect();

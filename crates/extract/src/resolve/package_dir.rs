@@ -52,22 +52,15 @@ impl PackageDir {
         let Some(dir) = dir else {
             return ImportTarget::External(rules.external_package(spec));
         };
-        let files: Vec<String> = repo
-            .files_in(&dir)
-            .iter()
-            .filter(|f| {
-                rules
-                    .extensions
-                    .iter()
-                    .any(|e| f.ends_with(&format!(".{e}")))
-            })
+        let files: Vec<String> = rules
+            .source_files_in(repo, &dir)
+            .into_iter()
             .filter(|f| {
                 !rules
                     .exclude_suffixes
                     .iter()
                     .any(|s| f.ends_with(s.as_str()))
             })
-            .cloned()
             .collect();
         if files.is_empty() {
             ImportTarget::Unresolved

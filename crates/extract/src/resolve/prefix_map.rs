@@ -58,11 +58,7 @@ impl PrefixMap {
     }
 
     pub fn resolve(&self, rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
-        let is_path = spec.contains('/')
-            || rules
-                .extensions
-                .iter()
-                .any(|e| spec.ends_with(&format!(".{e}")));
+        let is_path = spec.contains('/') || rules.has_extension(spec);
         if is_path {
             return resolve_path(rules, repo, from, spec);
         }
@@ -93,17 +89,7 @@ impl PrefixMap {
                     return ImportTarget::Files(vec![file]);
                 }
             }
-            let files: Vec<String> = repo
-                .files_in(&path)
-                .iter()
-                .filter(|f| {
-                    rules
-                        .extensions
-                        .iter()
-                        .any(|e| f.ends_with(&format!(".{e}")))
-                })
-                .cloned()
-                .collect();
+            let files = rules.source_files_in(repo, &path);
             if !files.is_empty() {
                 return ImportTarget::Files(files);
             }

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use navmap_language::Language;
 
+use super::repo::Repo;
+
 /// How a language's module specifiers map to files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
@@ -174,6 +176,24 @@ impl Rules {
             prefix_map_keys: list("prefix_map_keys"),
             relative_prefixes: list("relative_prefixes"),
         }
+    }
+
+    /// Whether `path` ends with `.` and one of the language's own extensions.
+    pub fn has_extension(&self, path: &str) -> bool {
+        self.extensions.iter().any(|e| {
+            path.strip_suffix(e.as_str())
+                .is_some_and(|stem| stem.ends_with('.'))
+        })
+    }
+
+    /// The files directly in `dir` with one of the language's own extensions: a directory
+    /// as a package or a namespace of modules.
+    pub fn source_files_in(&self, repo: &Repo, dir: &str) -> Vec<String> {
+        repo.files_in(dir)
+            .iter()
+            .filter(|f| self.has_extension(f))
+            .cloned()
+            .collect()
     }
 
     /// The package an external specifier names.
