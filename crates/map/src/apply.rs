@@ -372,7 +372,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             line: r.line,
         })
         .collect();
-    let imports: Vec<Import> = facts
+    let mut imports: Vec<Import> = facts
         .imports
         .iter()
         .map(|i| Import {
@@ -421,7 +421,15 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         .iter()
         .map(|i| (i.module.clone(), i.names.clone(), i.alias, i.reexport))
         .collect();
-    if old_imports_shape != new_imports_shape {
+    if old_imports_shape == new_imports_shape {
+        // The same imports resolve as before until the file set or a resolver config
+        // changes (and then `finish` re-targets every file): keep their targets, so that
+        // `finish` sees them unchanged and does not re-resolve every user of what this
+        // file re-exports (a C header's edit used to re-resolve every includer).
+        for (new, old) in imports.iter_mut().zip(&model.f(fix).imports) {
+            new.target = old.target.clone();
+        }
+    } else {
         // What this file re-exports may have changed: its importers use these names.
         for (_, names, alias, _) in old_imports_shape.iter().chain(&new_imports_shape) {
             for (n, a) in names {

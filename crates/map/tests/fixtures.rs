@@ -347,6 +347,20 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
+/// Every file below `dir` but the map's own folder.
+fn walk_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if !path.ends_with(".navmap") {
+                walk_files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -600,6 +614,39 @@ fn editing_one_file_reindexes_exactly_it_and_updates_its_edges() {
                 .any(|n| n.node.id == case.caller)
         );
     }
+}
+
+/// An edit that changes no fact of a file (a newline appended) re-resolves that file
+/// alone: its imports resolve as before, so nothing it re-exports changed, and its
+/// importers keep their edges. (Re-indexed imports used to start unresolved and count as
+/// changed: a C header's edit re-resolved every file including it, a Ruby file's every
+/// file of the gem.)
+#[test]
+fn an_edit_that_changes_no_fact_re_resolves_only_its_file() {
+    let mut wrong = Vec::new();
+    for case in &CASES {
+        let b = build(case);
+        let mut files = Vec::new();
+        walk_files(b.dir.path(), &mut files);
+        files.sort();
+        for p in files {
+            let mut text = std::fs::read_to_string(&p).unwrap();
+            text.push('\n');
+            std::fs::write(&p, text).unwrap();
+            let s = b.rebuild();
+            // Files the map does not index (build files, READMEs) index and resolve none.
+            if s.files_resolved > s.files_indexed || s.files_indexed > 1 {
+                wrong.push(format!(
+                    "{}: {}: indexed {}, resolved {}",
+                    case.dir,
+                    p.strip_prefix(b.dir.path()).unwrap().display(),
+                    s.files_indexed,
+                    s.files_resolved
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
 #[test]
