@@ -11,6 +11,8 @@ if [ -n "${CI:-}" ]; then
 else
   bash scripts/install-servers.sh || echo "test.sh: some servers are missing; their live tests skip" >&2
 fi
+# README: "adding a language touches only its directory, Cargo and one registry line".
+bash scripts/check-language-change.sh --self-test
 cargo test --workspace --all-targets
 # --all-targets leaves out doctests: the crate-doc examples are tests too.
 cargo test --workspace --doc
