@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use navmap_language::Language;
@@ -48,7 +49,11 @@ impl Compiled {
     }
 }
 
-type Cache = Mutex<HashMap<(String, String), Arc<Compiled>>>;
+/// One slot per (language, grammar): the first caller compiles while later callers of the
+/// same key wait on the slot, so two workers never compile the same query at once (the
+/// map-wide lock is held only to find the slot, never while compiling).
+type Slot = Arc<OnceLock<Option<Arc<Compiled>>>>;
+type Cache = Mutex<HashMap<(String, String), Slot>>;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -76,31 +81,42 @@ pub fn grammar_name<'l>(lang: &'l Language, ext: &str) -> &'l str {
     lang.grammars.first().map(|(n, _)| n.as_str()).unwrap_or("")
 }
 
-/// Compiles (or fetches) the queries for `lang` and the grammar of `ext`.
+/// Compiles (or fetches) the queries for `lang` and the grammar of `ext`: once per
+/// process and key, whatever the number of threads asking at the same moment.
 pub fn get(lang: &Language, ext: &str) -> Option<Arc<Compiled>> {
     let name = grammar_name(lang, ext).to_string();
     let key = (lang.id().to_string(), name.clone());
-    if let Some(found) = cache().lock().ok()?.get(&key) {
-        return Some(found.clone());
-    }
-    let grammar = lang.grammars.iter().find(|(n, _)| *n == name)?.1.clone();
+    let slot: Slot = cache().lock().ok()?.entry(key).or_default().clone();
+    slot.get_or_init(|| compile(lang, &name)).clone()
+}
+
+fn compile(lang: &Language, name: &str) -> Option<Arc<Compiled>> {
+    let grammar = lang.grammars.iter().find(|(n, _)| n == name)?.1.clone();
     let mut combined = String::new();
     let mut sections: [Range<usize>; 4] = [0..0, 0..0, 0..0, 0..0];
     for (i, stem) in STEMS.iter().enumerate() {
         let start = combined.len();
-        if let Some(src) = source(lang, stem, &name) {
+        if let Some(src) = source(lang, stem, name) {
             combined.push_str(&src);
             combined.push('\n');
         }
         sections[i] = start..combined.len();
     }
-    let compiled = Arc::new(Compiled {
+    COMPILES.fetch_add(1, Ordering::Relaxed);
+    Some(Arc::new(Compiled {
         query: Query::new(&grammar, &combined).ok(),
         grammar,
         sections,
-    });
-    cache().lock().ok()?.insert(key, compiled.clone());
-    Some(compiled)
+    }))
+}
+
+/// How many query compilations this process has run (each key compiles once).
+static COMPILES: AtomicUsize = AtomicUsize::new(0);
+
+/// The number of query compilations so far in this process: one per (language, grammar)
+/// used, however many threads parse at once.
+pub fn compiles() -> usize {
+    COMPILES.load(Ordering::Relaxed)
 }
 
 /// Compiles every query file of every grammar of `lang` on its own (for precise messages);

@@ -129,6 +129,13 @@ pub fn check_queries(lang: &Language) -> Vec<String> {
     compiled::check(lang)
 }
 
+/// How many query compilations this process has run: one per (language, grammar) used,
+/// however many threads extract at the same moment (the slow part of a cold start; a
+/// race-free cache keeps it at one).
+pub fn query_compilations() -> usize {
+    compiled::compiles()
+}
+
 fn rules_str<'l>(lang: &'l Language, key: &str) -> Option<&'l str> {
     lang.manifest.imports.get(key).and_then(|v| v.as_str())
 }
