@@ -213,8 +213,19 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
     let Some((kind, node)) = m.with_prefix("definition.") else {
         return;
     };
-    let (Some(kind), Some(name)) = (NodeKind::parse(kind), m.get("name")) else {
+    let Some(kind) = NodeKind::parse(kind) else {
         return;
+    };
+    // A pattern may leave `@name` out when the definition node has a `name` field: the
+    // engine then takes that field (and the `body` field for `@body`). Spelling the
+    // fields out in the query is equivalent but can be very costly to compile in large
+    // grammars (a child pattern under a node that appears in many parse states).
+    let (name, body) = match m.get("name") {
+        Some(name) => (name, m.get("body")),
+        None => match node.child_by_field_name("name").filter(|n| n.is_named()) {
+            Some(name) => (name, node.child_by_field_name("body")),
+            None => return,
+        },
     };
 
     let raw = Raw {
@@ -222,7 +233,7 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
         pattern: m.pattern,
         kind,
         name,
-        body: m.get("body"),
+        body,
         owner: m.get("owner"),
         context: m.get("context"),
     };
