@@ -1041,3 +1041,57 @@ fn a_bare_call_in_a_method_reaches_the_enclosing_type_where_the_receiver_is_impl
         .neighbors;
     assert!(!out.iter().any(|n| n.node.id == "py:m.py#S.get"), "{out:?}");
 }
+
+/// In Java, Kotlin, C# and Scala a method calls its class's other methods bare
+/// (`helper(n)` for `this.helper(n)`): the commonest call in those languages, linked
+/// exactly like the spelled-out `this.helper(n)`.
+#[test]
+fn bare_calls_to_methods_of_the_same_class_link_exactly_where_this_is_implicit() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "A.java",
+            "class A {\n    int helper(int x) { return x; }\n    int run(int n) { return helper(n); }\n}\n",
+            "java:A.java#A.run",
+            "java:A.java#A.helper",
+        ),
+        (
+            "A.kt",
+            "class A {\n    fun helper(x: Int): Int { return x }\n    fun run(n: Int): Int { return helper(n) }\n}\n",
+            "kt:A.kt#A.run",
+            "kt:A.kt#A.helper",
+        ),
+        (
+            "A.cs",
+            "class A {\n    int Helper(int x) { return x; }\n    int Run(int n) { return Helper(n); }\n}\n",
+            "cs:A.cs#A.Run",
+            "cs:A.cs#A.Helper",
+        ),
+        (
+            "A.scala",
+            "class A {\n  def helper(x: Int): Int = x\n  def run(n: Int): Int = helper(n)\n}\n",
+            "scala:A.scala#A.run",
+            "scala:A.scala#A.helper",
+        ),
+    ];
+    for (path, source, _, _) in &files {
+        std::fs::write(dir.path().join(path), source).unwrap();
+    }
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    for (_, _, from, to) in files {
+        let out = map
+            .neighbors(from, Direction::Out, Some(&[EdgeKind::Calls]), 1, 50)
+            .unwrap()
+            .neighbors;
+        let hit = out
+            .iter()
+            .find(|n| n.node.id == to)
+            .unwrap_or_else(|| panic!("{from} → {to}: {out:?}"));
+        assert_eq!(hit.confidence, Confidence::Exact, "{from} → {to}");
+    }
+}
