@@ -376,7 +376,9 @@ impl LspPool {
 
     /// The confinement rule for hover text, which quotes the definition (a constant's
     /// value, a docstring): `Some(warning)` when the symbol at `pos` is defined in a file
-    /// of the root that resolves outside it, or when that cannot be checked.
+    /// of the root that resolves outside it. When the server cannot say where (an error,
+    /// a timeout), the hover is kept: a server that answers hover but not definition is
+    /// a fault of its own, not a way out of the root (docs/security.md, known limits).
     async fn defined_outside(&self, file: &Path, pos: Position) -> Option<String> {
         let raw = self
             .position_query(
@@ -391,10 +393,8 @@ impl LspPool {
         let resp: Option<GotoDefinitionResponse> = match raw {
             Ok(raw) => decode("textDocument/definition", raw.value).ok()?,
             Err(e) => {
-                return Some(format!(
-                    "{}: where the symbol is defined could not be checked ({e}), and navmap shows nothing from outside the root",
-                    confine::HOVER_LEFT_OUT
-                ));
+                tracing::debug!("hover: where the symbol is defined is unknown ({e})");
+                return None;
             }
         };
         let mut warnings = Vec::new();
