@@ -70,10 +70,14 @@ pub fn render_error(err: &ToolError, budget: Budget) -> Rendered {
         .div_ceil(4)
             <= limit
     };
+    // An echoed argument (a 1 MB path, a node ID) never comes back whole.
+    for v in extras.values_mut() {
+        clip_echoes_in(v);
+    }
     let full = ErrorOut {
         code: err.code.as_str(),
-        message: err.message.clone(),
-        hint: err.hint.clone(),
+        message: clip_echoes(&err.message),
+        hint: clip_echoes(&err.hint),
         extras,
     };
     if fits(&full) {
@@ -91,7 +95,8 @@ pub fn render_error(err: &ToolError, budget: Budget) -> Rendered {
                 shorten_strings(v, cap, &may, may(k));
             }
         } else {
-            e.extras.clear();
+            // `field` (which argument was wrong) stays: it is what an agent fixes.
+            e.extras.retain(|k, _| k == "field");
         }
         e
     };
@@ -116,6 +121,42 @@ pub fn render_error(err: &ToolError, budget: Budget) -> Rendered {
         hint: "Raise tokenBudget.".to_string(),
         extras: Map::new(),
     })
+}
+
+/// The longest run of non-blank characters an error message keeps: longer runs are
+/// echoed arguments (a path, a node ID, a value), cut to this with `…`.
+pub const ECHO_CHARS: usize = 200;
+
+/// `s` with every run of non-blank characters longer than [`ECHO_CHARS`] cut to it.
+pub fn clip_echoes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(4 * ECHO_CHARS));
+    let mut run = 0usize;
+    let mut clipped = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            run = 0;
+            clipped = false;
+            out.push(c);
+            continue;
+        }
+        run += 1;
+        if run < ECHO_CHARS {
+            out.push(c);
+        } else if !clipped {
+            out.push('…');
+            clipped = true;
+        }
+    }
+    out
+}
+
+fn clip_echoes_in(v: &mut Value) {
+    match v {
+        Value::String(s) if s.len() > ECHO_CHARS => *s = clip_echoes(s),
+        Value::Array(a) => a.iter_mut().for_each(clip_echoes_in),
+        Value::Object(o) => o.values_mut().for_each(clip_echoes_in),
+        _ => {}
+    }
 }
 
 fn finish_error(error: &ErrorOut) -> Rendered {

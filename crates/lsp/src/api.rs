@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+use crate::confine;
 use crate::error::{LspError, Result};
 use crate::pool::LspPool;
 use crate::query::{Deadline, Raw, Request};
@@ -35,10 +36,23 @@ fn note_skipped(warnings: &mut Vec<String>, skipped: usize) {
     }
 }
 
-fn locations(resp: Option<GotoDefinitionResponse>, warnings: &mut Vec<String>) -> Vec<Location> {
+/// Pushes the warning about results left out by the confinement rule ([`confine`]).
+fn note_escaped(warnings: &mut Vec<String>, escaped: usize) {
+    warnings.extend(confine::left_out_warning(escaped));
+}
+
+/// The server's locations, deduplicated; those in files that resolve outside `root`
+/// are left out and counted in a warning.
+fn locations(
+    resp: Option<GotoDefinitionResponse>,
+    root: &Path,
+    warnings: &mut Vec<String>,
+) -> Vec<Location> {
     let mut out = Vec::new();
     let mut skipped = 0;
+    let mut escaped = 0;
     let mut push = |u: &lsp_types::Uri, range: Range, full: Option<Range>| match uri::to_path(u) {
+        Some(path) if confine::escapes(root, &path) => escaped += 1,
         Some(path) => {
             let loc = Location {
                 path,
@@ -70,6 +84,7 @@ fn locations(resp: Option<GotoDefinitionResponse>, warnings: &mut Vec<String>) -
         }
     }
     note_skipped(warnings, skipped);
+    note_escaped(warnings, escaped);
     out
 }
 
@@ -296,7 +311,7 @@ impl LspPool {
             .await?;
         let resp: Option<GotoDefinitionResponse> = decode(method, raw.value.clone())?;
         let mut warnings = Vec::new();
-        let locs = locations(resp, &mut warnings);
+        let locs = locations(resp, self.root(), &mut warnings);
         Ok(answer(raw, locs, warnings))
     }
 
@@ -320,7 +335,11 @@ impl LspPool {
         let resp: Option<Vec<lsp_types::Location>> =
             decode("textDocument/references", raw.value.clone())?;
         let mut warnings = Vec::new();
-        let locs = locations(resp.map(GotoDefinitionResponse::Array), &mut warnings);
+        let locs = locations(
+            resp.map(GotoDefinitionResponse::Array),
+            self.root(),
+            &mut warnings,
+        );
         Ok(answer(raw, locs, warnings))
     }
 
@@ -345,7 +364,47 @@ impl LspPool {
                 range: h.range,
             })
         });
-        Ok(answer(raw, hover, Vec::new()))
+        let mut warnings = Vec::new();
+        if hover.is_some()
+            && let Some(why) = self.defined_outside(file, pos).await
+        {
+            warnings.push(why);
+            return Ok(answer(raw, None, warnings));
+        }
+        Ok(answer(raw, hover, warnings))
+    }
+
+    /// The confinement rule for hover text, which quotes the definition (a constant's
+    /// value, a docstring): `Some(warning)` when the symbol at `pos` is defined in a file
+    /// of the root that resolves outside it. When the server cannot say where (an error,
+    /// a timeout), the hover is kept: a server that answers hover but not definition is
+    /// a fault of its own, not a way out of the root (docs/security.md, known limits).
+    async fn defined_outside(&self, file: &Path, pos: Position) -> Option<String> {
+        let raw = self
+            .position_query(
+                file,
+                pos,
+                "textDocument/definition",
+                json!({}),
+                Deadline::Normal,
+                None,
+            )
+            .await;
+        let resp: Option<GotoDefinitionResponse> = match raw {
+            Ok(raw) => decode("textDocument/definition", raw.value).ok()?,
+            Err(e) => {
+                tracing::debug!("hover: where the symbol is defined is unknown ({e})");
+                return None;
+            }
+        };
+        let mut warnings = Vec::new();
+        locations(resp, self.root(), &mut warnings);
+        warnings.iter().any(|w| w.contains(confine::LEFT_OUT)).then(|| {
+            format!(
+                "{}: the symbol is defined in a file that resolves (through a symlink) outside the root, and navmap shows nothing from outside the root",
+                confine::HOVER_LEFT_OUT
+            )
+        })
     }
 
     /// The file's outline, hierarchical (flat answers are nested by range).
@@ -412,12 +471,15 @@ impl LspPool {
             .await?;
         let resp: Option<WorkspaceSymbolResponse> = decode("workspace/symbol", raw.value.clone())?;
         let mut skipped = 0;
+        let mut escaped = 0;
         let mut out = Vec::new();
+        let root = self.root();
         match resp {
             None => {}
             Some(WorkspaceSymbolResponse::Flat(v)) => {
                 for s in v {
                     match uri::to_path(&s.location.uri) {
+                        Some(path) if confine::escapes(root, &path) => escaped += 1,
                         Some(path) => out.push(WorkspaceSymbol {
                             name: s.name,
                             kind: s.kind,
@@ -436,6 +498,7 @@ impl LspPool {
                         OneOf::Right(w) => (&w.uri, None),
                     };
                     match uri::to_path(u) {
+                        Some(path) if confine::escapes(root, &path) => escaped += 1,
                         Some(path) => out.push(WorkspaceSymbol {
                             name: s.name,
                             kind: s.kind,
@@ -450,6 +513,7 @@ impl LspPool {
         }
         let mut warnings = Vec::new();
         note_skipped(&mut warnings, skipped);
+        note_escaped(&mut warnings, escaped);
         Ok(answer(raw, out, warnings))
     }
 
@@ -474,12 +538,19 @@ impl LspPool {
             .await?;
         let resp: Option<Vec<lsp_types::CallHierarchyItem>> =
             decode("textDocument/prepareCallHierarchy", raw.value.clone())?;
-        let items: Vec<CallItem> = resp
+        let all: Vec<CallItem> = resp
             .unwrap_or_default()
             .into_iter()
             .filter_map(|i| call_item(i, lang.id()))
             .collect();
-        Ok(answer(raw, items, Vec::new()))
+        let before = all.len();
+        let items: Vec<CallItem> = all
+            .into_iter()
+            .filter(|i| !confine::escapes(self.root(), &i.path))
+            .collect();
+        let mut warnings = Vec::new();
+        note_escaped(&mut warnings, before - items.len());
+        Ok(answer(raw, items, warnings))
     }
 
     /// Who calls `item` (one level).
@@ -524,6 +595,7 @@ impl LspPool {
         let calls: Option<Vec<Value>> = decode(method, raw.value.clone())?;
         let mut out = Vec::new();
         let mut skipped = 0;
+        let mut escaped = 0;
         for call in calls.unwrap_or_default() {
             let Some(it) = call.get(field).cloned() else {
                 continue;
@@ -532,12 +604,14 @@ impl LspPool {
             let ranges: Vec<Range> =
                 decode(method, call.get("fromRanges").cloned().unwrap_or(json!([])))?;
             match call_item(it, &item.language) {
+                Some(ci) if confine::escapes(self.root(), &ci.path) => escaped += 1,
                 Some(ci) => out.push(Call { item: ci, ranges }),
                 None => skipped += 1,
             }
         }
         let mut warnings = Vec::new();
         note_skipped(&mut warnings, skipped);
+        note_escaped(&mut warnings, escaped);
         Ok(answer(raw, out, warnings))
     }
 
@@ -663,7 +737,11 @@ mod tests {
             "targetSelectionRange": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
         }]);
         let mut w = Vec::new();
-        let locs = locations(serde_json::from_value(v).unwrap(), &mut w);
+        let locs = locations(
+            serde_json::from_value(v).unwrap(),
+            Path::new("/nonexistent-root"),
+            &mut w,
+        );
         assert_eq!(locs.len(), 1);
         assert_eq!(locs[0].path, PathBuf::from("/x/a.ts"));
         assert_eq!(locs[0].range, r(1, 6, 1, 9));

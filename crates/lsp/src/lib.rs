@@ -35,6 +35,7 @@
 pub mod api;
 pub mod client;
 pub mod config;
+pub mod confine;
 pub mod docs;
 pub mod error;
 pub mod framing;

@@ -330,6 +330,17 @@ impl LspPool {
 
     /// Brings the server's copy of `path` in step with the disk.
     pub(crate) fn sync_document(&self, slot: &Slot, client: &Client, path: &Path) -> Result<()> {
+        // The confinement rule (crate::confine): a file that resolves outside the root is
+        // never read, never opened.
+        if crate::confine::escapes(self.root(), path) {
+            return Err(LspError::io(
+                path.display().to_string(),
+                std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    "resolves (through a symlink) outside the root",
+                ),
+            ));
+        }
         let lang = self.language_for(path)?;
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         let language_id = lang.lsp_language_id(ext).unwrap_or("plaintext").to_string();

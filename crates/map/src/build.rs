@@ -110,8 +110,8 @@ fn read_one(
             mtime,
         };
     }
-    if bytes.contains(&0) {
-        return update(hash, Content::Skipped(SkipReason::Binary));
+    if let Some(why) = SkipReason::of(bytes.len() as u64, Some(&bytes), max_bytes) {
+        return update(hash, Content::Skipped(why));
     }
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return update(hash, Content::Skipped(SkipReason::InvalidUtf8));

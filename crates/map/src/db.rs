@@ -104,22 +104,79 @@ fn schema_version(conn: &Connection) -> rusqlite::Result<Option<i64>> {
     Ok(v.and_then(|s| s.parse().ok()))
 }
 
+/// The `db_path` of a map kept in memory only: nothing is written to disk (`navmap
+/// serve` when the map folder is refused).
+pub const IN_MEMORY: &str = ":memory:";
+
+fn is_in_memory(path: &Path) -> bool {
+    path.as_os_str() == IN_MEMORY
+}
+
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Whether the file at `path` is navmap's map: an SQLite database whose `meta` table
+/// holds a `schema_version` (any version). `Ok(None)` when it is ours with that version
+/// unreadable as a number; `Err(why)` when it is not provably ours, and so must not be
+/// deleted or overwritten.
+fn our_schema_version(path: &Path) -> std::result::Result<Option<i64>, String> {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if n < head.len() || &head != SQLITE_HEADER {
+        return Err("is not an SQLite database".into());
+    }
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot be opened ({e})"))?;
+    let v: String = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| format!("is an SQLite database but not navmap's map ({e})"))?
+        .ok_or_else(|| {
+            "is an SQLite database but not navmap's map (no schema_version)".to_string()
+        })?;
+    Ok(v.parse().ok())
+}
+
 impl Db {
-    /// Opens the database, recreating it (with a warning) when it is from another schema
-    /// version or unreadable.
+    /// Opens the database, recreating it (with a warning) when it is navmap's map from
+    /// another schema version or unreadable. A file at `path` that is not provably
+    /// navmap's map (not SQLite, or SQLite without navmap's `meta`) is an error: navmap
+    /// never deletes or overwrites a file it did not create.
     pub fn open(path: &Path, warnings: &mut Vec<String>) -> Result<Db> {
+        if is_in_memory(path) {
+            let conn = create(path).map_err(|e| {
+                MapError::internal(format!("creating an in-memory map database: {e}"))
+            })?;
+            return Ok(Db {
+                conn,
+                path: path.to_path_buf(),
+            });
+        }
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| MapError::internal(format!("creating {}: {e}", dir.display())))?;
         }
-        if path.exists() {
+        if std::fs::symlink_metadata(path).is_ok() {
+            let version = our_schema_version(path).map_err(|why| {
+                MapError::Refused(format!(
+                    "{} {why}: navmap never deletes or overwrites a file it did not create; move it away or pass another --db",
+                    path.display()
+                ))
+            })?;
             let existing = Connection::open(path).and_then(|c| {
                 configure(&c)?;
                 let v = schema_version(&c)?;
                 Ok((c, v))
             });
             match existing {
-                Ok((conn, Some(SCHEMA_VERSION))) => {
+                Ok((conn, Some(SCHEMA_VERSION))) if version == Some(SCHEMA_VERSION) => {
                     return Ok(Db {
                         conn,
                         path: path.to_path_buf(),
@@ -154,7 +211,9 @@ impl Db {
         let tmp = Connection::open_in_memory()?;
         let old = std::mem::replace(&mut self.conn, tmp);
         drop(old);
-        remove_db_files(&self.path);
+        if !is_in_memory(&self.path) {
+            remove_db_files(&self.path);
+        }
         self.conn = create(&self.path)?;
         Ok(())
     }
@@ -166,8 +225,21 @@ impl Db {
         for row in rows {
             let (k, v) = row?;
             match k.as_str() {
-                "generation" => meta.generation = v.parse().unwrap_or(0),
-                "built_at" => meta.built_at = v.parse().ok(),
+                // A value that does not parse is a corrupt map, not an unbuilt one.
+                "generation" => {
+                    meta.generation = v.parse().map_err(|_| {
+                        MapError::Internal(format!(
+                            "corrupt map database: generation {v:?} is not a number"
+                        ))
+                    })?
+                }
+                "built_at" => {
+                    meta.built_at = Some(v.parse().map_err(|_| {
+                        MapError::Internal(format!(
+                            "corrupt map database: built_at {v:?} is not a number"
+                        ))
+                    })?)
+                }
                 "dirty" => meta.dirty = v == "1",
                 "config" => meta.config = serde_json::from_str(&v).unwrap_or_default(),
                 _ => {}

@@ -16,6 +16,10 @@ pub enum MapError {
     /// An argument is out of range or malformed (a path outside the root, a depth of 9 …).
     #[error("bad argument {field}: {message}")]
     BadArgs { field: String, message: String },
+    /// The map cannot be kept where asked: the file there is not navmap's map (navmap
+    /// never deletes or overwrites a file it did not create).
+    #[error("{0}")]
+    Refused(String),
     /// A bug or an I/O / SQLite failure the caller cannot fix.
     #[error("internal error: {0}")]
     Internal(String),

@@ -90,6 +90,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 
 use navmap_language::Registry;
 
+pub use db::IN_MEMORY;
 pub use error::MapError;
 pub use id::{NodeIdParts, parse_node_id};
 pub use navmap_extract::facts::{Confidence, EdgeKind, NodeKind};
@@ -239,7 +240,8 @@ impl Map {
             std::fs::create_dir_all(&own_dir)
                 .map_err(|e| MapError::internal(format!("creating {}: {e}", own_dir.display())))?;
             let ignore = own_dir.join(".gitignore");
-            if !ignore.exists() {
+            // Not `exists()`: a dangling symlink planted there must not be written through.
+            if std::fs::symlink_metadata(&ignore).is_err() {
                 std::fs::write(&ignore, "*\n").map_err(|e| {
                     MapError::internal(format!("writing {}: {e}", ignore.display()))
                 })?;
@@ -248,8 +250,11 @@ impl Map {
         let mut warnings = Vec::new();
         let mut db = Db::open(&db_path, &mut warnings)?;
         let mut model = Model::default();
-        let mut meta = db.read_meta().unwrap_or_default();
-        if let Err(e) = db.load(&mut model) {
+        let read = db
+            .read_meta()
+            .and_then(|meta| db.load(&mut model).map(|()| meta));
+        let mut meta = read.as_ref().cloned().unwrap_or_default();
+        if let Err(e) = read {
             warnings.push(format!("{e}; rebuilding the map from scratch"));
             db.recreate()?;
             model = Model::default();

@@ -924,20 +924,64 @@ fn persists_and_recovers() {
     );
     drop(m);
 
-    // Garbage instead of a database.
-    std::fs::write(
-        fx.dir.path().join(".navmap/map.db"),
-        b"this is not sqlite at all, not even close",
-    )
-    .unwrap();
-    let _ = std::fs::remove_file(fx.dir.path().join(".navmap/map.db-wal"));
-    let _ = std::fs::remove_file(fx.dir.path().join(".navmap/map.db-shm"));
+    // A map whose generation is not a number is corrupt: rebuilt with a warning, not
+    // taken for an unbuilt map.
+    {
+        let c = rusqlite::Connection::open(fx.dir.path().join(".navmap/map.db")).unwrap();
+        c.execute(
+            "UPDATE meta SET value = 'seven' WHERE key = 'generation'",
+            [],
+        )
+        .unwrap();
+    }
     let (m, w) = fx.reopen();
-    assert!(!w.is_empty());
+    assert!(
+        w.iter()
+            .any(|w| w.contains("generation") && w.contains("rebuilding")),
+        "{w:?}"
+    );
     assert_eq!(
         m.rebuild(RebuildOptions::default(), &|_| {}).unwrap().files,
         8
     );
+    assert_eq!(m.status().unwrap().generation, 1);
+    drop(m);
+}
+
+/// navmap never deletes or overwrites a file it did not create: a file at the map path
+/// that is not navmap's map (not SQLite, or another program's SQLite) is an error.
+#[test]
+fn a_file_that_is_not_the_map_is_never_overwritten() {
+    let fx = Fixture::new(&shop());
+    let db = fx.dir.path().join(".navmap/map.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let open = || Map::open_with(MapConfig::new(fx.dir.path()), registry(), fx.toy.clone());
+    std::fs::write(&db, b"precious, not sqlite at all").unwrap();
+    let err = open().unwrap_err();
+    assert!(matches!(err, MapError::Refused(_)), "{err:?}");
+    assert_eq!(std::fs::read(&db).unwrap(), b"precious, not sqlite at all");
+
+    std::fs::remove_file(&db).unwrap();
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch("CREATE TABLE notes(t TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    assert!(matches!(open().unwrap_err(), MapError::Refused(_)));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+
+    // An in-memory map writes nothing.
+    std::fs::remove_file(&db).unwrap();
+    let mut config = MapConfig::new(fx.dir.path());
+    config.db_path = Some(crate::IN_MEMORY.into());
+    let (m, _) = Map::open_with(config, registry(), fx.toy.clone()).unwrap();
+    assert_eq!(
+        m.rebuild(RebuildOptions::default(), &|_| {}).unwrap().files,
+        8
+    );
+    assert!(!db.exists());
+    assert!(!std::path::Path::new(crate::IN_MEMORY).exists());
 }
 
 #[test]

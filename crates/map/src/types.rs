@@ -54,6 +54,33 @@ impl SkipReason {
         }
     }
 
+    /// Why the map skips content of `bytes` bytes (None: it indexes it). `content` is
+    /// the file's bytes when it was read (a too-large file is not). The one rule, used by
+    /// the build and by the nav tools, which never send a skipped file to a language
+    /// server.
+    pub fn of(bytes: u64, content: Option<&[u8]>, max_file_bytes: u64) -> Option<SkipReason> {
+        if bytes > max_file_bytes {
+            return Some(SkipReason::TooLarge);
+        }
+        let content = content?;
+        if content.contains(&0) {
+            Some(SkipReason::Binary)
+        } else if std::str::from_utf8(content).is_err() {
+            Some(SkipReason::InvalidUtf8)
+        } else {
+            None
+        }
+    }
+
+    /// What an answer says about it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SkipReason::Binary => "binary (it holds a NUL byte)",
+            SkipReason::TooLarge => "larger than the map's file-size limit",
+            SkipReason::InvalidUtf8 => "not valid UTF-8",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<SkipReason> {
         SkipReason::ALL.into_iter().find(|r| r.as_str() == s)
     }

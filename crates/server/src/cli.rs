@@ -106,16 +106,26 @@ pub struct RootArgs {
 
 impl RootArgs {
     pub(crate) fn context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+        self.open(ServerContext::new)
+    }
+
+    /// [`RootArgs::context`] for `serve`: a refused map folder keeps the map in memory.
+    fn serve_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+        self.open(ServerContext::for_serve)
+    }
+
+    fn open(
+        &self,
+        make: fn(&std::path::Path, Option<PathBuf>) -> Result<ServerContext, crate::ContextError>,
+    ) -> Result<Arc<ServerContext>, ExitCode> {
         let root = match &self.root {
             Some(r) => r.clone(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         };
-        ServerContext::new(&root, self.db.clone())
-            .map(Arc::new)
-            .map_err(|e| {
-                eprintln!("navmap: {e}");
-                ExitCode::from(2)
-            })
+        make(&root, self.db.clone()).map(Arc::new).map_err(|e| {
+            eprintln!("navmap: {e}");
+            ExitCode::from(2)
+        })
     }
 }
 
@@ -143,7 +153,7 @@ pub async fn run(cli: Cli) -> ExitCode {
 }
 
 async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCode, ExitCode> {
-    let ctx = root.context()?;
+    let ctx = root.serve_context()?;
     tracing::info!(root = %ctx.root.display(), "serving MCP on stdio");
     // The start-up check against the disk, the background build and the watcher.
     crate::freshness::start(

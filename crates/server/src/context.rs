@@ -19,12 +19,22 @@ use crate::paths;
 /// Overrides the map database location (like `--db`).
 pub const DB_ENV: &str = "NAVMAP_DB";
 
+/// `db`, else `NAVMAP_DB` when set and not empty.
+fn db_or_env(db: Option<PathBuf>) -> Option<PathBuf> {
+    db.or_else(|| {
+        std::env::var_os(DB_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
+}
+
 /// Shared, read-mostly state of one navmap process serving one root.
 #[derive(Debug)]
 pub struct ServerContext {
     /// The repository root, canonicalised (symlinks resolved, absolute).
     pub root: PathBuf,
-    /// The map's SQLite file: `--db`, else `NAVMAP_DB`, else `<root>/.navmap/map.db`.
+    /// The map's SQLite file: `--db`, else `NAVMAP_DB`, else `<root>/.navmap/map.db`
+    /// (`navmap_map::IN_MEMORY` when `navmap serve` refused the map folder).
     pub db_path: PathBuf,
     /// Every language navmap knows (from `navmap_grammars::registry()`).
     pub languages: Arc<Registry>,
@@ -60,13 +70,16 @@ impl std::error::Error for ContextError {}
 impl ServerContext {
     /// A context for `root`; `db` overrides the map location (relative paths are taken
     /// from the current directory). `None` falls back to `NAVMAP_DB`, then the default.
+    /// A refused map folder ([`crate::map_folder`]) is an error (the CLI exits 2).
     pub fn new(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
-        let db = db.or_else(|| {
-            std::env::var_os(DB_ENV)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        });
-        ServerContext::with_registry(root, db, navmap_grammars::registry())
+        ServerContext::open(root, db_or_env(db), navmap_grammars::registry(), false)
+    }
+
+    /// [`ServerContext::new`] for `navmap serve`: a refused map folder, or a file at the
+    /// map path that is not navmap's map, keeps the map in memory (nothing written) and
+    /// warns with the stable code [`crate::map_folder::REFUSED`] in `map_status`.
+    pub fn for_serve(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
+        ServerContext::open(root, db_or_env(db), navmap_grammars::registry(), true)
     }
 
     /// [`ServerContext::new`] with an explicit registry and no environment lookup.
@@ -74,6 +87,15 @@ impl ServerContext {
         root: &Path,
         db: Option<PathBuf>,
         languages: Registry,
+    ) -> Result<Self, ContextError> {
+        ServerContext::open(root, db, languages, false)
+    }
+
+    fn open(
+        root: &Path,
+        db: Option<PathBuf>,
+        languages: Registry,
+        in_memory_when_refused: bool,
     ) -> Result<Self, ContextError> {
         let shown = root.display();
         let meta = std::fs::metadata(root)
@@ -84,21 +106,55 @@ impl ServerContext {
         let root = root
             .canonicalize()
             .map_err(|e| ContextError(format!("root {shown} cannot be resolved: {e}")))?;
-        let db_path = match db {
+        let explicit = db.is_some();
+        let mut db_path = match db {
             Some(p) if p.is_absolute() => p,
             Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
             None => root.join(".navmap").join("map.db"),
         };
+        let mut refused: Vec<String> = Vec::new();
+        if !explicit && let Err(why) = crate::map_folder::check(&root) {
+            if !in_memory_when_refused {
+                return Err(ContextError(why));
+            }
+            refused.push(why);
+            db_path = PathBuf::from(navmap_map::IN_MEMORY);
+        }
         let lsp = navmap_lsp::LspPool::new(
             root.clone(),
             languages.clone(),
             navmap_lsp::LspConfig::from_env(),
         );
         let languages = Arc::new(languages);
-        let mut map_config = navmap_map::MapConfig::new(&root);
-        map_config.db_path = Some(db_path.clone());
-        let (map, map_warnings) = navmap_map::Map::open(map_config, languages.clone())
-            .map_err(|e| ContextError(format!("map database {}: {e}", db_path.display())))?;
+        let open_map = |db_path: &Path| {
+            let mut map_config = navmap_map::MapConfig::new(&root);
+            map_config.db_path = Some(db_path.to_path_buf());
+            navmap_map::Map::open(map_config, languages.clone())
+        };
+        let (map, mut map_warnings) = match open_map(&db_path) {
+            Ok(opened) => opened,
+            Err(navmap_map::MapError::Refused(why)) if in_memory_when_refused => {
+                refused.push(format!("{}: {why}", crate::map_folder::REFUSED));
+                db_path = PathBuf::from(navmap_map::IN_MEMORY);
+                open_map(&db_path).map_err(|e| ContextError(format!("in-memory map: {e}")))?
+            }
+            Err(navmap_map::MapError::Refused(why)) => {
+                return Err(ContextError(format!(
+                    "{}: {why}",
+                    crate::map_folder::REFUSED
+                )));
+            }
+            Err(e) => {
+                return Err(ContextError(format!(
+                    "map database {}: {e}",
+                    db_path.display()
+                )));
+            }
+        };
+        for why in refused.into_iter().rev() {
+            tracing::warn!("{why}");
+            map_warnings.insert(0, format!("{why} (the map is kept in memory only)"));
+        }
         let freshness = crate::freshness::Freshness::new(map.clone(), lsp.clone(), &root, &db_path);
         Ok(ServerContext {
             root,

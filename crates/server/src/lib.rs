@@ -28,7 +28,9 @@
 pub mod cli;
 mod context;
 mod engine;
+mod frames;
 pub mod freshness;
+pub mod map_folder;
 pub mod mcp;
 mod paths;
 mod rebuild_cli;

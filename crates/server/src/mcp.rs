@@ -196,9 +196,29 @@ fn kind_of(v: &Value) -> &'static str {
 
 /// Serves MCP on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
-    let service = NavmapServer::new(engine)
-        .serve(rmcp::transport::stdio())
-        .await?;
-    service.waiting().await?;
-    Ok(())
+    use crate::frames;
+    // rmcp speaks to our framing layer (crate::frames) through two pipes; the layer owns
+    // the real stdin and stdout.
+    let (client_side, rmcp_in) = tokio::io::duplex(1 << 20);
+    let (rmcp_out, relay_side) = tokio::io::duplex(1 << 20);
+    let (out, frames_rx) = tokio::sync::mpsc::unbounded_channel();
+    let writer = tokio::spawn(frames::write_frames(tokio::io::stdout(), frames_rx));
+    let reader = tokio::spawn(frames::read_client(
+        tokio::io::stdin(),
+        client_side,
+        out.clone(),
+    ));
+    let relay = tokio::spawn(frames::relay_rmcp(relay_side, out));
+    let served = async {
+        let service = NavmapServer::new(engine).serve((rmcp_in, rmcp_out)).await?;
+        service.waiting().await?;
+        anyhow::Ok(())
+    }
+    .await;
+    // rmcp is done (its pipes are closed): stop reading stdin, write what is left.
+    reader.abort();
+    let _ = reader.await;
+    let _ = relay.await;
+    let _ = writer.await;
+    served
 }

@@ -40,24 +40,12 @@ pub fn resolve_under_root(root: &Path, field: &str, file: &str) -> Result<String
     }
     let relative = parts.join("/");
 
-    // Symlinks: the deepest existing ancestor (or the file itself) must resolve inside.
-    let mut probe = root.join(&relative);
-    loop {
-        match probe.canonicalize() {
-            Ok(real) => {
-                if !real.starts_with(root) {
-                    return Err(refuse(&format!(
-                        "{file:?} resolves (through a symlink) outside the root"
-                    )));
-                }
-                break;
-            }
-            Err(_) => {
-                if !probe.pop() || !probe.starts_with(root) {
-                    break;
-                }
-            }
-        }
+    // Symlinks: the confinement rule (navmap_lsp::confine), the one check every path
+    // that reaches an answer or a language server goes through.
+    if !navmap_lsp::confine::resolves_inside(root, &root.join(&relative)) {
+        return Err(refuse(&format!(
+            "{file:?} resolves (through a symlink) outside the root"
+        )));
     }
     // `Component` check: a part like "C:" cannot sneak a prefix in on any platform.
     if Path::new(&relative)

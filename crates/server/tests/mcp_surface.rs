@@ -408,3 +408,119 @@ fn check_frame(line: &str, answered: &mut Map<String, Value>) {
         answered.insert(id.to_string(), frame.clone());
     }
 }
+
+/// Protocol errors (issue 15): every error frame has an `id` (the request's, or `null`),
+/// unparseable JSON gets -32700, a 20 MB line gets an error, and the session goes on.
+/// rmcp's stdio transport alone answers these without `id` or not at all.
+#[tokio::test]
+async fn every_protocol_error_has_an_id_and_the_session_goes_on() {
+    let dir = repo();
+    let mut child = tokio::process::Command::new(NAVMAP)
+        .args(["serve", "--no-build", "--no-watch", "--root"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = async || -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+            .await
+            .expect("navmap answers within 30 s")
+            .unwrap()
+            .expect("stdout still open");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("non-JSON ({e}): {line}"))
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2024-11-05", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    stdin
+        .write_all(format!("{init}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(next().await["id"], 1);
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .unwrap();
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}}}}",
+        "x".repeat(20 * 1024 * 1024)
+    );
+    // (line, expected id, expected code); each is followed by a ping that must be answered.
+    let cases: Vec<(String, Value, i64)> = vec![
+        (
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#.into(),
+            Value::Null,
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#.into(),
+            Value::Null,
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#.into(),
+            Value::Null,
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":31,"method":7}"#.into(),
+            json!(31),
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":32,"method":"ping","params":[1,2]}"#.into(),
+            json!(32),
+            -32602,
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":33,"method":"ping"}]"#.into(),
+            Value::Null,
+            -32600,
+        ),
+        ("{this is not json".into(), Value::Null, -32700),
+        (huge, Value::Null, -32600),
+    ];
+    for (i, (line, id, code)) in cases.into_iter().enumerate() {
+        stdin.write_all(line.as_bytes()).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        let ping = 1000 + i as u64;
+        stdin
+            .write_all(
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":{ping},\"method\":\"ping\"}}\n").as_bytes(),
+            )
+            .await
+            .unwrap();
+        let shown: String = line.chars().take(80).collect();
+        let (mut error, mut pong) = (None, false);
+        while error.is_none() || !pong {
+            let frame = next().await;
+            assert_eq!(frame["jsonrpc"], "2.0", "{frame}");
+            let obj = frame.as_object().unwrap();
+            assert!(
+                obj.contains_key("id"),
+                "a frame without id after {shown}: {frame}"
+            );
+            if frame["id"] == json!(ping) {
+                assert!(obj.contains_key("result"), "{frame}");
+                pong = true;
+            } else {
+                assert!(error.is_none(), "two answers to {shown}: {frame}");
+                error = Some(frame);
+            }
+        }
+        let error = error.unwrap();
+        assert_eq!(error["id"], id, "{shown}: {error}");
+        assert_eq!(error["error"]["code"], code, "{shown}: {error}");
+    }
+    drop(stdin);
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("navmap exits when stdin closes")
+        .unwrap();
+    assert!(status.success(), "{status}");
+}

@@ -672,3 +672,35 @@ fn a_cut_leaves_complete_alone() {
     assert_eq!(env["truncated"], true);
     assert_eq!(env["data"]["complete"], true);
 }
+
+/// Issue 15: a BAD_ARGS about a 1 MB argument echoes at most a few hundred characters of
+/// it, and trimmed to the smallest budget it keeps its `field`.
+#[test]
+fn a_huge_echoed_argument_is_clipped_and_keeps_its_field() {
+    let huge = "a".repeat(1_000_000);
+    let err = ToolError::bad_args(
+        format!("file: {:?} is absolute", format!("/{huge}")),
+        "Pass file relative to the root with / separators, e.g. \"src/app.py\".",
+    )
+    .with_extra("field", "file")
+    .with_extra("value", huge.clone())
+    .with_extra("expected", "path relative to the root, inside it");
+    let out = render_error(&err, Budget::new(2000));
+    assert!(out.text.len() < 1500, "{} chars", out.text.len());
+    let v = parse(&out);
+    assert_eq!(v["error"]["field"], "file");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("is absolute")
+    );
+    for budget in [100, 150, 300] {
+        let v = parse(&render_error(&err, Budget::new(budget)));
+        assert_eq!(v["error"]["code"], "BAD_ARGS", "{v}");
+        assert_eq!(v["error"]["field"], "file", "budget {budget}: {v}");
+    }
+    // A huge field name (an unknown argument) is clipped too.
+    let odd = ToolError::bad_args("unknown field", "x").with_extra("field", huge);
+    assert!(render_error(&odd, Budget::new(2000)).text.len() < 600);
+}

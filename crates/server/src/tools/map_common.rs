@@ -58,6 +58,7 @@ pub fn map_error(map: &Map, e: MapError, field: &str) -> ToolError {
             ToolError::bad_args(format!("{field}: {message}"), "See the tool's parameters in tools/list.")
                 .with_extra("field", field)
         }
+        MapError::Refused(m) => ToolError::internal(m),
         MapError::Internal(m) => ToolError::internal(m),
     }
 }

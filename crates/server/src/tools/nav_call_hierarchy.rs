@@ -506,7 +506,7 @@ impl<'a> Run<'a> {
         if sym.selection_range != sym.range {
             return start;
         }
-        let Some(line) = super::nav_common::read_root_file(path)
+        let Some(line) = super::nav_common::read_root_file(&self.ctx.root, path)
             .and_then(|t| t.lines().nth(start.line as usize).map(str::to_string))
         else {
             return start;

@@ -58,7 +58,11 @@ impl Tool for NavDefinition {
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/locations", "files").narrowing(narrowing))
                 .list(ListSpec::new("/locations/*/at", "locations").narrowing(narrowing));
-            if empty {
+            let left_out = answer
+                .warnings
+                .iter()
+                .any(|w| w.contains(navmap_lsp::confine::LEFT_OUT));
+            if empty && !left_out {
                 payload = payload.warn(format!(
                     "The language server knows no definition of `{name}` (a builtin, a dynamic name, or code it cannot see)."
                 ));

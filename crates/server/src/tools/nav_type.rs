@@ -54,7 +54,11 @@ impl Tool for NavType {
                 "language": t.lang.id(),
             }))
             .narrowing("Pass the position of a narrower expression");
-            if answer.value.is_none() {
+            let withheld = answer
+                .warnings
+                .iter()
+                .any(|w| w.starts_with(navmap_lsp::confine::HOVER_LEFT_OUT));
+            if answer.value.is_none() && !withheld {
                 payload = payload.warn(format!(
                     "The language server has no type information for `{name}` here."
                 ));

@@ -72,7 +72,7 @@ impl Tool for Resolve {
             match (id, file, line) {
                 (Some(id), None, None) => {
                     let r = resolve_node(ctx, id, "nodeId").await?;
-                    Ok(r.payload())
+                    Ok(r.payload(&ctx.root))
                 }
                 (Some(_), _, _) => {
                     Err(args.bad("nodeId", "pass either nodeId or file+line (+col), not both"))
@@ -113,12 +113,12 @@ pub struct Resolved {
 }
 
 impl Resolved {
-    fn payload(&self) -> Payload {
+    fn payload(&self, root: &std::path::Path) -> Payload {
         let mut location = json!({"file": self.rel, "line": self.line, "col": self.col});
         if let Some(end) = self.end_line.filter(|e| *e > self.line) {
             location["endLine"] = end.into();
         }
-        if let Some(s) = line_of(&self.abs, self.line) {
+        if let Some(s) = line_of(root, &self.abs, self.line) {
             location["snippet"] = super::nav_common::snippet(&s).into();
         }
         // The node ID is the request: not echoed.
@@ -142,8 +142,8 @@ impl Resolved {
     }
 }
 
-fn line_of(abs: &std::path::Path, line: u32) -> Option<String> {
-    read_root_file(abs)?
+fn line_of(root: &std::path::Path, abs: &std::path::Path, line: u32) -> Option<String> {
+    read_root_file(root, abs)?
         .lines()
         .nth(line.checked_sub(1)? as usize)
         .map(|l| l.trim_end_matches('\r').to_string())
@@ -376,7 +376,7 @@ pub async fn resolve_node(
     let sym: &DocumentSymbol = entry.sym;
     // The name itself, not where the server's selection range starts (an overload's
     // starts at `export`): nav tools by nodeId ask about this position.
-    let at = match read_root_file(&abs) {
+    let at = match read_root_file(&ctx.root, &abs) {
         Some(text) => outline::name_position(&text, sym, entry.name()),
         None => sym.selection_range.start,
     };
@@ -658,7 +658,7 @@ async fn resolve_position(
     let Some(lang) = ctx.languages.for_path(&rel).cloned() else {
         return Err(super::nav_common::unsupported_file(ctx, "file", &rel));
     };
-    let text = read_root_file(&abs).unwrap_or_default();
+    let text = read_root_file(&ctx.root, &abs).unwrap_or_default();
     // Lines as an editor counts them: the empty line after a final newline exists.
     if text.split('\n').count() < line as usize {
         return Err(ToolError::new(

@@ -27,9 +27,11 @@ pub fn snippet(line: &str) -> String {
     }
 }
 
-/// Reads a file of the root as text (lossy), `None` when unreadable.
-pub fn read_root_file(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
+/// Reads a file of the root as text (lossy), `None` when unreadable or when it is not
+/// inside the root after resolving symlinks (the confinement rule,
+/// `navmap_lsp::confine`).
+pub fn read_root_file(root: &Path, path: &Path) -> Option<String> {
+    let bytes = navmap_lsp::confine::read_inside(root, path)?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -50,9 +52,7 @@ pub enum Place {
 /// What an answer says about a file outside the root: its name alone (`posixpath.pyi`,
 /// `lib.es5.d.ts`), never its path (contract §1: nothing outside the root is reported).
 pub fn lib_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    navmap_lsp::confine::lib_name(path)
 }
 
 impl<'a> Anchors<'a> {
@@ -64,16 +64,16 @@ impl<'a> Anchors<'a> {
     }
 
     /// Root-relative when inside the root (also through the canonical form), else external.
+    /// The confinement rule decides (`navmap_lsp::confine::classify`); the language
+    /// layer already left out what escapes the root, so an escaping path here (a map
+    /// path, say) is shown as external: its name in the root, no snippet, nothing read.
     pub fn place(&self, path: &Path) -> Place {
-        if let Ok(rel) = path.strip_prefix(&self.ctx.root) {
-            return Place::Root(rel.to_string_lossy().replace('\\', "/"));
+        use navmap_lsp::confine::{self, Place as Confined};
+        match confine::classify(&self.ctx.root, path) {
+            Confined::Inside(rel) => Place::Root(rel),
+            Confined::Library(lib) => Place::External(lib),
+            Confined::Escapes => Place::External(lib_name(path)),
         }
-        if let Ok(real) = path.canonicalize()
-            && let Ok(rel) = real.strip_prefix(&self.ctx.root)
-        {
-            return Place::Root(rel.to_string_lossy().replace('\\', "/"));
-        }
-        Place::External(lib_name(path))
     }
 
     fn line(&mut self, rel: &str, line0: u32) -> Option<String> {
@@ -82,7 +82,7 @@ impl<'a> Anchors<'a> {
             .files
             .entry(abs.clone())
             .or_insert_with(|| {
-                read_root_file(&abs).map(|t| {
+                read_root_file(&self.ctx.root, &abs).map(|t| {
                     Arc::new(
                         t.lines()
                             .map(|l| l.trim_end_matches('\r').to_string())

@@ -10,7 +10,7 @@
 //! unverified, when no server can be asked). Exactly one of `nodeId` and `file`+`line` is
 //! accepted ([`Target::from_args`]); the resolution's warnings travel in [`Target::warnings`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use navmap_envelope::{ErrorCode, ToolError};
@@ -38,11 +38,26 @@ pub fn position_params() -> [Param; 4] {
 /// warnings about the tool's own answer.
 pub const RESOLVING: &str = "resolving nodeId: ";
 
+/// Why the map skips this file (binary, too large, not UTF-8), by its rule
+/// (`navmap_map::SkipReason::of`): such a file is never sent to a language server, which
+/// would only time out on it.
+fn skipped_file(abs: &Path) -> Option<navmap_map::SkipReason> {
+    let max = navmap_map::MapConfig::DEFAULT_MAX_FILE_BYTES;
+    let len = std::fs::metadata(abs).ok()?.len();
+    if len > max {
+        return navmap_map::SkipReason::of(len, None, max);
+    }
+    let bytes = std::fs::read(abs).ok()?;
+    navmap_map::SkipReason::of(len, Some(&bytes), max)
+}
+
 /// A validated position in a file of the root.
 pub struct Target {
     /// Root-relative, `/`-separated.
     pub rel: String,
     pub abs: PathBuf,
+    /// The root (canonical), for reads through the confinement rule.
+    root: PathBuf,
     pub lang: Arc<Language>,
     /// 1-based, as the caller gave it.
     pub line: u32,
@@ -97,7 +112,7 @@ impl Target {
         self.line = line.max(1);
         self.col = col.max(1);
         self.pos = Position::new(self.line - 1, self.col - 1);
-        self.line_text = read_root_file(&self.abs).and_then(|text| {
+        self.line_text = read_root_file(&self.root, &self.abs).and_then(|text| {
             text.lines()
                 .nth(self.line as usize - 1)
                 .map(|l| l.trim_end_matches('\r').to_string())
@@ -116,9 +131,22 @@ impl Target {
             Some(l) if l.manifest.lsp.is_some() => l.clone(),
             _ => return Err(unsupported_file(ctx, field, &rel)),
         };
+        if let Some(why) = skipped_file(&abs) {
+            return Err(ToolError::bad_args(
+                format!(
+                    "{field}: {rel} is {}: the map skips it and no language server is asked about it",
+                    why.describe()
+                ),
+                "Pass a source file; map_status lists what the map skipped.",
+            )
+            .with_extra("field", field)
+            .with_extra("file", rel)
+            .with_extra("skipped", why.as_str()));
+        }
         Ok(Target {
             rel,
             abs,
+            root: ctx.root.clone(),
             lang,
             line: 1,
             col: 1,
