@@ -409,6 +409,11 @@ impl Args {
         self.values.remove(name)
     }
 
+    /// Sets a value the engine derived (`nodeId` from `symbol`: `tools::symbol`).
+    pub(crate) fn set(&mut self, name: &str, value: Value) {
+        self.values.insert(name.to_string(), value);
+    }
+
     fn undeclared(&self, name: &str, ty: &str) -> ToolError {
         ToolError::internal(format!(
             "{} read argument {name} as {ty}, but declared it otherwise or not at all",

@@ -6,7 +6,7 @@
 //! (reported in `dropped`); `/neighbors` may be cut further by the budget (narrowing:
 //! `edgeKinds`, `direction`, `kind`, `depth: 1`, never one the call set).
 //!
-//! The answer is `{node: {id, kind, line}, file?, neighbors: [{id | name, kind, line,
+//! The answer is `{file?, neighbors: [{id | name, kind, line,
 //! edge?, direction?, depth?, via?, confidence?, edgeLine?, signature?, doc?} | row],
 //! total}` (docs/answers.md): `edge`/`direction`/`depth` are left out when the request
 //! fixed one value for them, `confidence` when it is `exact`, `edgeLine` when it is the
@@ -62,7 +62,8 @@ impl Tool for MapNeighbors {
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("nodeId", "").required())
+            .param(Param::string("nodeId", ""))
+            .param(super::symbol::symbol_param())
             .param(
                 Param::one_of(
                     "direction",
@@ -80,7 +81,10 @@ impl Tool for MapNeighbors {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let id = args.str("nodeId")?.to_string();
+            let id = args
+                .opt_str("nodeId")
+                .ok_or_else(|| args.bad("nodeId", "pass nodeId or symbol"))?
+                .to_string();
             let direction = Direction::parse(args.str("direction")?)
                 .ok_or_else(|| args.bad("direction", "in, out or both"))?;
             let kinds = edge_kinds(&args);
@@ -188,9 +192,9 @@ impl Tool for MapNeighbors {
                     }
                 })
                 .collect();
-            let node = compact_node(&r.node, false);
+            // The node asked about is the request: not echoed (a `symbol` call is told
+            // the node chosen, by the engine).
             let mut data = json!({
-                "node": Value::Object(node),
                 "neighbors": neighbors,
                 "total": r.total,
             });
