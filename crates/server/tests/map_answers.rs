@@ -76,11 +76,8 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await;
     let d = ok(&env);
-    assert_eq!(
-        d["node"].as_object().unwrap().keys().collect::<Vec<_>>(),
-        ["id", "kind"],
-        "the node is not echoed whole (a file's line is 1): {d}"
-    );
+    // The node asked about is the request: not echoed (issue 18).
+    assert!(d.get("node").is_none(), "{d}");
     let importers = items(d, "neighbors");
     assert!(ids(importers).contains(&"py:shop/api.py"), "{d}");
     for n in importers {
@@ -279,9 +276,17 @@ async fn where_is_x_is_the_exact_hit_alone() {
     );
     assert_eq!(results[0]["match"], "exact");
     assert_compact(&results[0]);
-    // Few results: the signature comes along, so no second call is needed.
+    // The ID answers "where": signature and doc only when asked (issue 18).
+    assert!(results[0].get("signature").is_none(), "{d}");
+    let detailed = ok(&call(
+        &c,
+        "map_search",
+        json!({"query": "refresh", "detail": true}),
+    )
+    .await)
+    .clone();
     assert_eq!(
-        results[0]["signature"],
+        items(&detailed, "results")[0]["signature"],
         "def refresh(self, key: str) -> bool"
     );
     // The others are counted and the way to them is named.
@@ -361,7 +366,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     );
 
     // The doc is the first sentence, whole although it wraps.
-    let d = ok(&call(&c, "map_search", json!({"query": "Color"})).await).clone();
+    let d = ok(&call(&c, "map_search", json!({"query": "Color", "detail": true})).await).clone();
     assert_eq!(
         items(&d, "results")[0]["doc"],
         "The colors a widget may take.",

@@ -189,13 +189,19 @@ async fn resolve_and_nav_tools_take_symbol() {
         "nav_type",
         "nav_callHierarchy",
     ] {
-        let env = call(&c, tool, json!({"symbol": "SessionStore.refrsh"})).await;
+        let with = |mut args: Value| {
+            if tool == "nav_callHierarchy" {
+                args["direction"] = "incoming".into();
+            }
+            args
+        };
+        let env = call(&c, tool, with(json!({"symbol": "SessionStore.refrsh"}))).await;
         assert_eq!(err_code(&env), "NODE_NOT_FOUND", "{tool}: {env}");
         assert_eq!(strs(&env["error"]["nearest"])[0], REFRESH, "{tool}: {env}");
         let env = call(
             &c,
             tool,
-            json!({"symbol": "SessionStore.refresh", "file": "shop/store.py", "line": 3}),
+            with(json!({"symbol": "SessionStore.refresh", "file": "shop/store.py", "line": 3})),
         )
         .await;
         assert_eq!(err_code(&env), "BAD_ARGS", "{tool}: {env}");

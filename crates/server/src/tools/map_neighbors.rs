@@ -57,7 +57,7 @@ impl Tool for MapNeighbors {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: callers, callees, imports, bases and members of a node (map; each edge with its confidence). Cheap; nav_references is authoritative."
+        "Orient: callers, callees, imports, bases, members of a node (map edges with confidence). Cheap; nav_references is authoritative."
     }
 
     fn params(&self) -> Params {
@@ -76,7 +76,7 @@ impl Tool for MapNeighbors {
             .param(Param::strings_of("kind", "Node kinds.", &KINDS[1..]))
             .param(Param::integer("depth", "", 1, 3).default(1))
             .param(Param::integer("maxNodes", "", 1, 200).default(50))
-            .param(Param::boolean("detail", "Signatures and docs."))
+            .param(Param::boolean("detail", ""))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -32,7 +32,7 @@ impl Tool for MapOverview {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: clusters of files (by directory) with their central symbols. Start here in unfamiliar code."
+        "Orient: clusters of files by directory, with central symbols. Start here in unfamiliar code."
     }
 
     fn params(&self) -> Params {

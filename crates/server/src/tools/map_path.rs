@@ -33,7 +33,7 @@ impl Tool for MapPath {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: how `from` reaches `to` (node IDs or names): a shortest call chain, else a marked structural path."
+        "Orient: how `from` reaches `to` (IDs or names): a call chain, else a marked structural path."
     }
 
     fn paged(&self) -> bool {

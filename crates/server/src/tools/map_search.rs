@@ -63,7 +63,7 @@ impl Tool for MapSearch {
             )
             .param(Param::one_of("kind", "", KINDS).default("any"))
             .param(Param::integer("limit", "", 1, 100).default(20))
-            .param(Param::boolean("detail", "Signatures and docs."))
+            .param(Param::boolean("detail", ""))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

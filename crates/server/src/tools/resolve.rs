@@ -49,7 +49,7 @@ impl Tool for Resolve {
     }
 
     fn description(&self) -> &'static str {
-        "Cross map ⇄ live: nodeId → its verified live position (mapStale if the map moved); file/line → enclosing symbols and their nodeIds."
+        "Cross map ⇄ live: nodeId → verified live position (mapStale if moved); file/line → enclosing symbols' nodeIds."
     }
 
     fn paged(&self) -> bool {

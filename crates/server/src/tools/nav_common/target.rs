@@ -29,7 +29,7 @@ pub fn position_params() -> [Param; 5] {
         // file/line/col are explained once, in the server's instructions.
         Param::string("file", ""),
         Param::integer("line", "", 1, 10_000_000),
-        Param::integer("col", "", 1, 1_000_000).default(1),
+        Param::integer("col", "", 1, 1_000_000).default_unshown(1),
         Param::string("nodeId", ""),
         crate::tools::symbol::symbol_param(),
     ]
