@@ -230,3 +230,68 @@ async fn resolve_and_nav_tools_take_symbol() {
     assert_eq!(strs(&d["alternatives"]).len(), 1, "{d}");
     c.cancel().await.unwrap();
 }
+
+/// "How does A reach B" asks for calls: a path that is not a call chain says so.
+#[tokio::test]
+async fn map_path_asks_for_calls_and_marks_structure() {
+    let dir = fixture("py");
+    let c = serve_built(dir.path()).await;
+    let d = ok(&call(
+        &c,
+        "map_path",
+        json!({"from": "py:shop/api.py", "to": STORE}),
+    )
+    .await)
+    .clone();
+    assert_eq!(d["found"], true, "{d}");
+    let kinds = strs(&d["edgeKinds"]);
+    assert!(kinds.iter().any(|k| *k != "calls"), "{d}");
+    assert!(
+        d["hint"].as_str().unwrap().contains("No call chain"),
+        "a structural path is never presented as a call chain: {d}"
+    );
+    // Asked for those kinds: no such hint.
+    let d = ok(&call(
+        &c,
+        "map_path",
+        json!({"from": "py:shop/api.py", "to": STORE, "edgeKinds": ["imports", "contains"]}),
+    )
+    .await)
+    .clone();
+    assert_eq!(d["found"], true, "{d}");
+    assert!(d.get("hint").is_none(), "{d}");
+    c.cancel().await.unwrap();
+}
+
+/// A TypeScript file's `exports` lists its own exported functions, not only re-exports.
+#[tokio::test]
+async fn a_module_exports_its_own_functions() {
+    let dir = fixture("ts");
+    let c = serve_built(dir.path()).await;
+    let d = ok(&call(
+        &c,
+        "map_neighbors",
+        json!({"symbol": "src/api.ts", "direction": "out", "edgeKinds": ["exports"]}),
+    )
+    .await)
+    .clone();
+    assert_eq!(d["nodeId"], "ts:src/api.ts", "{d}");
+    let ids = neighbor_ids(&d);
+    assert!(
+        ids.contains(&"ts:src/api.ts#handleRefresh".to_string()),
+        "{d}"
+    );
+    // The barrel still lists what it re-exports.
+    let d = ok(&call(
+        &c,
+        "map_neighbors",
+        json!({"symbol": "src/index.ts", "direction": "out", "edgeKinds": ["exports"]}),
+    )
+    .await)
+    .clone();
+    assert!(
+        neighbor_ids(&d).contains(&"ts:src/store.ts#SessionStore".to_string()),
+        "{d}"
+    );
+    c.cancel().await.unwrap();
+}

@@ -311,7 +311,8 @@ fn a_106_token_answer_at_budget_100_keeps_its_identifiers() {
         "file": "shop/store.py",
         "line": 42,
         "signature": "def load(self, session_id: str, *, refresh: bool = False) -> Session",
-        "doc": "Loads the session from the backing store and refreshes its expiry.",
+        // Long enough to make the envelope (defaults left off the wire) 101–110 tokens.
+        "doc": "Loads the session from the backing store and refreshes its expiry when the caller passes refresh=True.",
     });
     let full = render(Ok(Payload::new(data.clone())), &req(2000));
     assert!((101..=110).contains(&full.tokens), "{}", full.tokens);
