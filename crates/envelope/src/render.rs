@@ -190,12 +190,20 @@ struct OkEnvelope<'a> {
     data: &'a Value,
     #[serde(rename = "tokenBudget")]
     token_budget: TokenBudgetOut,
+    /// Defaults stay off the wire (contract §2): `truncated` only when true, `warnings`
+    /// only when there are some.
+    #[serde(skip_serializing_if = "is_false")]
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     dropped: Option<&'a Dropped>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cursor: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
     warnings: &'a [String],
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Serialize)]

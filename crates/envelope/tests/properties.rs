@@ -168,7 +168,7 @@ fn check(out: &Rendered, asked: i64) -> Result<Value, TestCaseError> {
         prop_assert!(d["count"].as_u64().unwrap() >= 1);
         prop_assert!(d["count"].as_u64() <= d["total"].as_u64());
     } else {
-        prop_assert_eq!(&env["truncated"], &json!(false));
+        prop_assert!(env.get("truncated").is_none(), "a default left on the wire");
         prop_assert!(env.get("dropped").is_none());
         prop_assert!(env.get("cursor").is_none());
     }
@@ -196,7 +196,7 @@ proptest! {
         let again = render(Ok(build(&data, results, neighbors, sort, &warnings)), &request);
         prop_assert_eq!(&out, &again);
         // Untouched when it fits (lists come back ranked, nothing else changes).
-        if env["truncated"] == false {
+        if env.get("truncated").is_none() {
             let mut expected = data.clone();
             if results && sort
                 && let Some(Value::Array(items)) = expected.pointer_mut("/results")

@@ -75,6 +75,7 @@ mod frontend;
 mod id;
 mod infer;
 mod model;
+mod names;
 mod query;
 mod rank;
 mod resolve;
@@ -397,7 +398,24 @@ impl Map {
         kind: Option<NodeKind>,
         limit: usize,
     ) -> Result<SearchResults, MapError> {
-        self.read()?.search(query, kind, limit)
+        self.read()?.search(&self.root_name(), query, kind, limit)
+    }
+
+    /// The nodes a name as an agent writes it stands for (`Session.get_adapter`,
+    /// `requests.get`, `sessions.py#Session`, a full node ID), best first, at most
+    /// `limit`; when none, the nearest names (contract §3, "Addressing by name").
+    pub fn find_symbol(&self, name: &str, limit: usize) -> Result<SymbolMatches, MapError> {
+        self.read()?.find_symbol(&self.root_name(), name, limit)
+    }
+
+    /// The root directory's name: the first part of every symbol's chain (`gin` of
+    /// `gin.Context`).
+    fn root_name(&self) -> String {
+        self.inner
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     /// `map_neighbors`: best-first (depth, then hub score); candidates are listed once and

@@ -123,6 +123,22 @@ impl State {
                 for e in &m.out[node as usize] {
                     step.push((e.other, e.kind, e.conf, e.line, Direction::Out));
                 }
+                // A file exports its own exported definitions, not only what it
+                // re-exports (those are stored edges; these are derived here).
+                if allowed(EdgeKind::Exports) && m.n(node).kind == NodeKind::File {
+                    for &c in &m.n(node).children {
+                        if m.n(c).exported {
+                            // No line of its own: the definition's line says it.
+                            step.push((
+                                c,
+                                EdgeKind::Exports,
+                                Confidence::Exact,
+                                u32::MAX,
+                                Direction::Out,
+                            ));
+                        }
+                    }
+                }
             }
             if direction != Direction::Out {
                 if allowed(EdgeKind::Contains)
@@ -139,13 +155,29 @@ impl State {
                 for e in &m.inc[node as usize] {
                     step.push((e.other, e.kind, e.conf, e.line, Direction::In));
                 }
+                if allowed(EdgeKind::Exports)
+                    && m.n(node).exported
+                    && let Some(p) = m.n(node).parent.filter(|&p| m.n(p).kind == NodeKind::File)
+                {
+                    step.push((
+                        p,
+                        EdgeKind::Exports,
+                        Confidence::Exact,
+                        u32::MAX,
+                        Direction::In,
+                    ));
+                }
             }
-            step.retain(|s| allowed(s.1) && !seen.contains(&s.0));
+            // Filters before caps: on the last level a node of another kind is neither
+            // shown nor walked through, so it must not take a place under `max_nodes`.
+            let last_level = d + 1 >= depth;
+            step.retain(|s| allowed(s.1) && !seen.contains(&s.0) && (!last_level || wanted(s.0)));
             // Per-node cap: a hub contributes its best `max_nodes` (resolved edges first,
             // then by hub score); the rest only count towards `total`.
             if step.len() > max_nodes {
                 let key = |s: &(Ix, EdgeKind, Confidence, u32, Direction)| {
                     (
+                        !wanted(s.0),
                         s.2 == Confidence::Candidate,
                         ordered_score(self.score(s.0)),
                         s.0,
@@ -248,14 +280,18 @@ impl State {
             let mut next: Vec<(Ix, PathEdge)> = Vec::new();
             for e in &m.out[n as usize] {
                 if e.conf != Confidence::Candidate && allowed(e.kind) {
-                    next.push((
-                        e.other,
-                        PathEdge {
-                            kind: e.kind,
-                            direction: Direction::Out,
-                            confidence: e.conf,
-                        },
-                    ));
+                    let edge = PathEdge {
+                        kind: e.kind,
+                        direction: Direction::Out,
+                        confidence: e.conf,
+                    };
+                    // A call resolved to one overload may go on from any of its group
+                    // (`f`, `f~2`: same name, same container): the map cannot tell which
+                    // the call picks, and a chain must not stop at the wrong one.
+                    next.push((e.other, edge.clone()));
+                    for o in self.overloads(e.other) {
+                        next.push((o, edge.clone()));
+                    }
                 }
             }
             if allowed(EdgeKind::Contains) {
@@ -308,6 +344,20 @@ impl State {
             found: true,
             path: steps,
         })
+    }
+
+    /// The other members of `ix`'s overload group: same qualified name, same container.
+    fn overloads(&self, ix: Ix) -> impl Iterator<Item = Ix> + '_ {
+        let m = &self.model;
+        let n = m.n(ix);
+        let siblings = match (n.is_def(), n.parent) {
+            (true, Some(p)) => m.n(p).children.as_slice(),
+            _ => &[],
+        };
+        siblings
+            .iter()
+            .copied()
+            .filter(move |&s| s != ix && m.n(s).qname == n.qname)
     }
 
     pub(crate) fn overview(&self, focus: Option<&str>, hubs: usize) -> Result<Overview> {
@@ -384,6 +434,7 @@ impl State {
 
     pub(crate) fn search(
         &self,
+        root_name: &str,
         query: &str,
         kind: Option<NodeKind>,
         limit: usize,
@@ -424,6 +475,21 @@ impl State {
                 (rank, ix, mk)
             })
             .collect();
+        // The names an agent writes (`requests.get`, `sessions.py#Session`, a node ID):
+        // what they name is an exact hit, ranked above every other.
+        if q.contains(['.', ':', '#', '/'])
+            && let Ok((named, ignored)) = self.named_by(root_name, q)
+            && ignored.is_empty()
+        {
+            let named: Vec<Ix> = named
+                .into_iter()
+                .filter(|&ix| kind.is_none_or(|k| m.n(ix).kind == k))
+                .collect();
+            hits.retain(|h| !named.contains(&h.1));
+            for (i, ix) in named.into_iter().enumerate() {
+                hits.push((12.0 - 0.001 * i as f64, ix, MatchKind::Exact));
+            }
+        }
         let order = |a: &(f64, Ix, MatchKind), b: &(f64, Ix, MatchKind)| {
             b.0.total_cmp(&a.0)
                 .then_with(|| m.n(a.1).id.cmp(&m.n(b.1).id))

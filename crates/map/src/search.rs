@@ -138,6 +138,22 @@ impl SearchIndex {
         }
     }
 
+    /// The nodes whose lower-cased name is `lower` (files by their file name).
+    pub fn nodes_named(&self, lower: &str) -> &[Ix] {
+        self.by_lower
+            .get(lower)
+            .map(|&e| self.entries[e as usize].nodes.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Every distinct lower-cased name with its nodes.
+    pub fn names(&self) -> impl Iterator<Item = (&str, &[Ix])> {
+        self.entries
+            .iter()
+            .filter(|e| !e.nodes.is_empty())
+            .map(|e| (&*e.lower, e.nodes.as_slice()))
+    }
+
     /// Every matching node with how it matched (the best way, when several) and a
     /// closeness in [0, 1).
     pub fn find(&self, query: &str) -> Vec<(Ix, MatchKind, f64)> {
@@ -272,7 +288,7 @@ fn is_subsequence(q: &[u8], name: &[u8]) -> bool {
 
 /// Optimal-string-alignment distance if it is at most `max` (names up to 63 bytes;
 /// longer ones are never typo matches). No allocation: rows live on the stack.
-fn bounded_dl(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+pub(crate) fn bounded_dl(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
     // A common prefix and suffix cost nothing (`method_123_4` vs `method_124_3`).
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[pre..], &b[pre..]);

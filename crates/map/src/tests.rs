@@ -1142,3 +1142,143 @@ fn definitions_of_kind_module_are_not_swept_as_unused_externals() {
     assert!(w.is_empty(), "{w:?}");
     assert!(again.node(&fx.id("lib", "inner")).is_ok());
 }
+
+#[test]
+fn names_as_agents_write_them_find_their_nodes() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let one = |q: &str| {
+        let r = fx.map.find_symbol(q, 5).unwrap();
+        assert_eq!(r.total, 1, "{q}: {r:?}");
+        r.matches[0].id.clone()
+    };
+    let refresh = fx.id("store", "SessionStore.refresh");
+    let class = fx.id("store", "SessionStore");
+    assert_eq!(one("SessionStore.refresh"), refresh);
+    assert_eq!(one("store.SessionStore.refresh"), refresh);
+    assert_eq!(one("store::SessionStore"), class);
+    assert_eq!(
+        one(&format!("store.{}#SessionStore.refresh", fx.ext)),
+        refresh
+    );
+    assert_eq!(one(&refresh), refresh);
+    assert_eq!(one("email.validate"), fx.id("util/email", "validate"));
+    assert_eq!(one("util/email.validate"), fx.id("util/email", "validate"));
+    // A module-qualified name skips directories, never an enclosing definition.
+    assert!(
+        fx.map
+            .find_symbol("api.refresh", 5)
+            .unwrap()
+            .matches
+            .is_empty()
+    );
+    // A qualifier the map knows nowhere (a package name, a keyword) is ignored, and said.
+    let r = fx.map.find_symbol("zzpkg::store::SessionStore", 5).unwrap();
+    assert_eq!(r.matches[0].id, class);
+    assert_eq!(r.ignored, ["zzpkg"]);
+    // Several: all of them, ranked; the limit caps the list, not the count.
+    let r = fx.map.find_symbol("validate", 1).unwrap();
+    assert_eq!((r.matches.len(), r.total), (1, 2), "{r:?}");
+    // None: the nearest names, the named container's members first.
+    let r = fx.map.find_symbol("SessionStore.refrsh", 5).unwrap();
+    assert!(r.matches.is_empty());
+    assert_eq!(r.nearest[0], refresh, "{r:?}");
+    let r = fx.map.find_symbol("SessionStore.pot", 5).unwrap();
+    assert_eq!(r.nearest[0], fx.id("store", "SessionStore.put"), "{r:?}");
+    // map_search takes the same forms: what they name is the first, exact hit.
+    let s = fx
+        .map
+        .search("store.SessionStore.refresh", None, 5)
+        .unwrap();
+    assert_eq!(s.results[0].node.id, refresh);
+    assert_eq!(s.results[0].matched, MatchKind::Exact);
+}
+
+#[test]
+fn kind_filters_apply_before_the_cap() {
+    let mut big = String::from("def class Big\n");
+    for i in 0..40 {
+        big.push_str(&format!("def property Big.p{i}\n"));
+    }
+    for i in 0..6 {
+        big.push_str(&format!("def method Big.m{i}\n"));
+    }
+    // Properties are used, so they outrank the methods by hub score.
+    let mut user = String::from("import ./big Big\ndef function user\n");
+    for i in 0..40 {
+        user.push_str(&format!("ref user references p{i} Big\n"));
+    }
+    let fx = Fixture::new(&[("big", big.as_str()), ("user", user.as_str())]);
+    fx.rebuild();
+    let r = fx
+        .map
+        .neighbors_of_kind(
+            &fx.id("big", "Big"),
+            Direction::Out,
+            Some(&[EdgeKind::Contains]),
+            Some(&[NodeKind::Method]),
+            1,
+            4,
+        )
+        .unwrap();
+    assert_eq!(r.neighbors.len(), 4, "{r:?}");
+    assert_eq!(r.total, 6, "{r:?}");
+    assert!(r.neighbors.iter().all(|n| n.node.kind == NodeKind::Method));
+}
+
+#[test]
+fn a_file_exports_its_own_exported_definitions() {
+    let fx = Fixture::new(&[("lib", "def function open\ndef function _hidden priv\n")]);
+    fx.rebuild();
+    let exports: Vec<String> = fx
+        .map
+        .neighbors(
+            &fx.file_id("lib"),
+            Direction::Out,
+            Some(&[EdgeKind::Exports]),
+            1,
+            50,
+        )
+        .unwrap()
+        .neighbors
+        .into_iter()
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(exports, [fx.id("lib", "open")]);
+    // And the definition is exported by its file.
+    let by = fx
+        .map
+        .neighbors(
+            &fx.id("lib", "open"),
+            Direction::In,
+            Some(&[EdgeKind::Exports]),
+            1,
+            50,
+        )
+        .unwrap();
+    assert_eq!(by.neighbors[0].node.id, fx.file_id("lib"));
+}
+
+#[test]
+fn a_call_chain_goes_on_through_an_overload_group() {
+    // `run` calls `step`; the map links the call to the first `step`, but the chain goes
+    // on from the second (`step~2`), which calls `finish`.
+    let fx = Fixture::new(&[(
+        "flow",
+        "def function finish\ndef function step\ndef function step\nref step calls finish\n\
+         def function run\nref run calls step\n",
+    )]);
+    fx.rebuild();
+    let p = fx
+        .map
+        .path(
+            &fx.id("flow", "run"),
+            &fx.id("flow", "finish"),
+            Some(&[EdgeKind::Calls]),
+            6,
+        )
+        .unwrap();
+    assert!(p.found, "{p:?}");
+    let ids: Vec<&str> = p.path.iter().map(|s| s.node.id.as_str()).collect();
+    assert_eq!(ids[1], fx.id("flow", "step~2"), "{ids:?}");
+}

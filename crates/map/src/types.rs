@@ -337,3 +337,17 @@ pub struct Status {
     /// Files whose parse had syntax errors (indexed with what tree-sitter recovered).
     pub files_with_errors: usize,
 }
+
+/// [`crate::Map::find_symbol`]: the nodes a name as an agent writes it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolMatches {
+    /// Best first, at most the limit asked for; empty when nothing matched.
+    pub matches: Vec<NodeView>,
+    /// How many nodes matched before the limit.
+    pub total: usize,
+    /// Leading qualifiers the map knows nothing of (no file, directory or name carries
+    /// them: a package name, a language keyword), ignored in the match.
+    pub ignored: Vec<String>,
+    /// When nothing matched: the node IDs of the nearest names, nearest first.
+    pub nearest: Vec<String>,
+}

@@ -121,7 +121,17 @@ impl Engine {
         let tool = entry.tool.clone();
         let ctx = self.ctx.clone();
         let mut task = AbortOnDrop(tokio::spawn(async move {
-            let result = tool.call(&ctx, args).await.map(|p| p.given(given));
+            let mut args = args;
+            // A `symbol` becomes the `nodeId` it names; the answer says which it chose.
+            let result = match crate::tools::symbol::resolve_symbol_arg(&ctx, &mut args).await {
+                Ok(chosen) => tool.call(&ctx, args).await.map(|mut p| {
+                    if let Some(c) = chosen {
+                        c.annotate(&mut p.data, "nodeId");
+                    }
+                    p.given(given)
+                }),
+                Err(e) => Err(e),
+            };
             let request = Request {
                 budget,
                 cursor: cursor.as_ref(),

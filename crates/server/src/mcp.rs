@@ -37,7 +37,9 @@ map_overview, map_search, map_neighbors: the structural map, cheap), drill with 
 servers: definitions, references, types), cross between a map node ID and a live position with resolve. \
 It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units \
 (default 1); nav_* take a nodeId instead. A node ID is <lang>:<path>#<Qualified.name> (a file: \
-<lang>:<path>). Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
+<lang>:<path>). Where a nodeId goes, symbol may instead name it as you would write it \
+(Session.get_adapter, requests.get, store.py#Store): the answer names the nodeId chosen and \
+any alternatives. detail: signatures and docs. Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
 when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice. \
 Integers count from 1, flags default to false, unknown arguments are refused.";
 

@@ -76,11 +76,8 @@ async fn neighbors_are_compact_and_one_call_answers() {
     )
     .await;
     let d = ok(&env);
-    assert_eq!(
-        d["node"].as_object().unwrap().keys().collect::<Vec<_>>(),
-        ["id", "kind"],
-        "the node is not echoed whole (a file's line is 1): {d}"
-    );
+    // The node asked about is the request: not echoed (issue 18).
+    assert!(d.get("node").is_none(), "{d}");
     let importers = items(d, "neighbors");
     assert!(ids(importers).contains(&"py:shop/api.py"), "{d}");
     for n in importers {
@@ -279,9 +276,17 @@ async fn where_is_x_is_the_exact_hit_alone() {
     );
     assert_eq!(results[0]["match"], "exact");
     assert_compact(&results[0]);
-    // Few results: the signature comes along, so no second call is needed.
+    // The ID answers "where": signature and doc only when asked (issue 18).
+    assert!(results[0].get("signature").is_none(), "{d}");
+    let detailed = ok(&call(
+        &c,
+        "map_search",
+        json!({"query": "refresh", "detail": true}),
+    )
+    .await)
+    .clone();
     assert_eq!(
-        results[0]["signature"],
+        items(&detailed, "results")[0]["signature"],
         "def refresh(self, key: str) -> bool"
     );
     // The others are counted and the way to them is named.
@@ -361,7 +366,7 @@ async fn enum_members_are_nodes_of_their_enum() {
     );
 
     // The doc is the first sentence, whole although it wraps.
-    let d = ok(&call(&c, "map_search", json!({"query": "Color"})).await).clone();
+    let d = ok(&call(&c, "map_search", json!({"query": "Color", "detail": true})).await).clone();
     assert_eq!(
         items(&d, "results")[0]["doc"],
         "The colors a widget may take.",
@@ -438,6 +443,20 @@ async fn map_path_never_climbs_contains() {
 
 /// A repository whose clusters are worth folding and labelling: `app/` holds a module
 /// with many functions, `lib/` another, and three loose single files without symbols.
+/// Tests of the engine with a helper every test calls: central by the graph, yet a test
+/// helper, not a hub of the library.
+fn tests_of_engine() -> String {
+    let mut t = String::from(
+        "from app.core.engine import run\n\n\ndef make_input():\n    return run(1)\n\n\n",
+    );
+    for i in 0..12 {
+        t.push_str(&format!(
+            "def test_{i}():\n    assert make_input() > {i}\n\n\n"
+        ));
+    }
+    t
+}
+
 fn overview_repo() -> tempfile::TempDir {
     let dir = fixture("");
     let root = dir.path();
@@ -462,6 +481,8 @@ fn overview_repo() -> tempfile::TempDir {
     for name in ["a", "b", "c"] {
         std::fs::write(root.join(format!("loose_{name}.py")), "import os\n").unwrap();
     }
+    std::fs::create_dir_all(root.join("tests")).unwrap();
+    std::fs::write(root.join("tests/test_engine.py"), tests_of_engine()).unwrap();
     dir
 }
 
@@ -494,8 +515,54 @@ async fn overview_labels_folds_fills_and_pages() {
             .iter()
             .all(|c| !items(c, "hubs").is_empty() || c["files"].as_u64() > Some(1))
     );
-    // Without hubsPerCluster, more hubs than the old default of 5 when there is room.
-    assert!(items(engine, "hubs").len() > 5, "{d}");
+    // Test code apart: no library cluster lists a test helper among its hubs; a cluster
+    // of test files is marked and comes after the library.
+    let all = ok(&call(&c, "map_overview", json!({"hubsPerCluster": 20})).await).clone();
+    let mut seen_tests = false;
+    for c in items(&all, "clusters") {
+        let in_tests = ids(items(c, "hubs"))
+            .iter()
+            .all(|h| h.starts_with("py:tests/"));
+        assert_eq!(c["tests"] == true, in_tests, "{all}");
+        assert!(!seen_tests || in_tests, "tests after the library: {all}");
+        seen_tests |= in_tests;
+        if !in_tests {
+            assert!(
+                ids(items(c, "hubs"))
+                    .iter()
+                    .all(|h| !h.starts_with("py:tests/")),
+                "{all}"
+            );
+        }
+    }
+    // Neither hubsPerCluster nor tokenBudget: sized to "what is here" (issue 18).
+    assert!(
+        env["tokenBudget"]["used"].as_u64().unwrap() <= 1000,
+        "{env}"
+    );
+    assert!(items(engine, "hubs").len() <= 4, "{d}");
+    // Every top-level package is named, listed cluster or not; labels are distinct.
+    assert!(items(&d, "packages").iter().any(|p| p == "app"), "{d}");
+    let labels: Vec<&str> = clusters
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), labels.len(), "{d}");
+    // With a budget and no hubsPerCluster, the budget decides: more hubs when there is room.
+    let d = ok(&call(&c, "map_overview", json!({"tokenBudget": 2000})).await).clone();
+    let engine = items(&d, "clusters")
+        .iter()
+        .find(|c| {
+            ids(items(c, "hubs"))
+                .iter()
+                .any(|h| h.contains("engine.py"))
+        })
+        .unwrap_or_else(|| panic!("{d}"))
+        .clone();
+    assert!(items(&engine, "hubs").len() > 5, "{d}");
 
     // A small budget cuts hubs first and gives a cursor to the next slice.
     let env = call(&c, "map_overview", json!({"tokenBudget": 300})).await;

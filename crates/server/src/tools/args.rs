@@ -30,6 +30,7 @@ pub struct Param {
     shape: Shape,
     required: bool,
     default: Option<Value>,
+    default_shown: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -56,6 +57,7 @@ impl Param {
             shape,
             required: false,
             default: None,
+            default_shown: true,
         }
     }
 
@@ -110,6 +112,14 @@ impl Param {
     /// The value used when the call omits the field (shown in the schema).
     pub fn default(mut self, value: impl Into<Value>) -> Self {
         self.default = Some(value.into());
+        self
+    }
+
+    /// A default the server's instructions state once for every tool (`col` = 1): applied,
+    /// not repeated in each schema.
+    pub fn default_unshown(mut self, value: impl Into<Value>) -> Self {
+        self.default = Some(value.into());
+        self.default_shown = false;
         self
     }
 
@@ -186,7 +196,11 @@ impl Param {
         };
         if let Value::Object(obj) = &mut s {
             // A flag is off unless set (said once in the instructions).
-            if let Some(d) = self.default.as_ref().filter(|d| **d != Value::Bool(false)) {
+            if let Some(d) = self
+                .default
+                .as_ref()
+                .filter(|d| self.default_shown && **d != Value::Bool(false))
+            {
                 obj.insert("default".into(), d.clone());
             }
             if !self.description.is_empty() {
@@ -407,6 +421,11 @@ impl Args {
 
     pub(crate) fn take(&mut self, name: &str) -> Option<Value> {
         self.values.remove(name)
+    }
+
+    /// Sets a value the engine derived (`nodeId` from `symbol`: `tools::symbol`).
+    pub(crate) fn set(&mut self, name: &str, value: Value) {
+        self.values.insert(name.to_string(), value);
     }
 
     fn undeclared(&self, name: &str, ty: &str) -> ToolError {

@@ -6,7 +6,7 @@
 //! (reported in `dropped`); `/neighbors` may be cut further by the budget (narrowing:
 //! `edgeKinds`, `direction`, `kind`, `depth: 1`, never one the call set).
 //!
-//! The answer is `{node: {id, kind, line}, file?, neighbors: [{id | name, kind, line,
+//! The answer is `{file?, neighbors: [{id | name, kind, line,
 //! edge?, direction?, depth?, via?, confidence?, edgeLine?, signature?, doc?} | row],
 //! total}` (docs/answers.md): `edge`/`direction`/`depth` are left out when the request
 //! fixed one value for them, `confidence` when it is `exact`, `edgeLine` when it is the
@@ -57,12 +57,13 @@ impl Tool for MapNeighbors {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: callers, callees, imports, bases and members of a node (map; each edge with its confidence). Cheap; nav_references is authoritative."
+        "Orient: callers, callees, imports, bases, members of a node (map edges with confidence). Cheap; nav_references is authoritative."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("nodeId", "").required())
+            .param(Param::string("nodeId", ""))
+            .param(super::symbol::symbol_param())
             .param(
                 Param::one_of(
                     "direction",
@@ -75,12 +76,15 @@ impl Tool for MapNeighbors {
             .param(Param::strings_of("kind", "Node kinds.", &KINDS[1..]))
             .param(Param::integer("depth", "", 1, 3).default(1))
             .param(Param::integer("maxNodes", "", 1, 200).default(50))
-            .param(Param::boolean("detail", "Signatures and docs."))
+            .param(Param::boolean("detail", ""))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let id = args.str("nodeId")?.to_string();
+            let id = args
+                .opt_str("nodeId")
+                .ok_or_else(|| args.bad("nodeId", "pass nodeId or symbol"))?
+                .to_string();
             let direction = Direction::parse(args.str("direction")?)
                 .ok_or_else(|| args.bad("direction", "in, out or both"))?;
             let kinds = edge_kinds(&args);
@@ -188,9 +192,9 @@ impl Tool for MapNeighbors {
                     }
                 })
                 .collect();
-            let node = compact_node(&r.node, false);
+            // The node asked about is the request: not echoed (a `symbol` call is told
+            // the node chosen, by the engine).
             let mut data = json!({
-                "node": Value::Object(node),
                 "neighbors": neighbors,
                 "total": r.total,
             });

@@ -1,11 +1,17 @@
-//! `map_path {from, to, edgeKinds?, maxLen = 6}`: a shortest chain of resolved edges from
-//! one node to another. Every edge is followed in its own direction: calls, imports,
-//! extends, implements, references, and `contains` only from a container down to a member
-//! (never up: that "found" paths through any file). The path is never cut: a partial path
-//! would mislead; long strings are shortened instead.
+//! `map_path {from, to, edgeKinds?, maxLen = 6}`: how one node reaches another. `from` and
+//! `to` are node IDs or names as an agent writes them (`tools::symbol`).
 //!
-//! The answer is `{found, path: [{id, kind, line, edgeToNext?: {kind, confidence}}]}`
-//! (docs/answers.md): each step a compact node view, every edge forward.
+//! Without `edgeKinds` the question is "how does A call its way to B": a shortest chain of
+//! resolved `calls` edges, a call to one overload going on from any of its group. Only when
+//! there is none is a structural path looked for (imports, extends, implements,
+//! references, `contains` from a container down to a member, never up: that "found" paths
+//! through any file), and the answer says it is not a call chain (`hint`). `edgeKinds`
+//! says which kinds the path uses. The path is never cut: a partial path would mislead;
+//! long strings are shortened instead.
+//!
+//! The answer is `{found, path: [{id, kind, line, edgeToNext?: {kind, confidence}}],
+//! edgeKinds?, hint?, from?, to?}` (docs/answers.md): each step a compact node view,
+//! every edge forward; `from`/`to` name the node a name was resolved to.
 
 use std::sync::Arc;
 
@@ -14,8 +20,10 @@ use serde_json::{Value, json};
 
 use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
 use super::map_neighbors::edge_kinds;
+use super::symbol::resolve_name;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
+use navmap_map::EdgeKind;
 
 pub struct MapPath;
 
@@ -25,7 +33,7 @@ impl Tool for MapPath {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: how node `from` reaches node `to`: a shortest chain of resolved map edges."
+        "Orient: how `from` reaches `to` (IDs or names): a call chain, else a marked structural path."
     }
 
     fn paged(&self) -> bool {
@@ -42,21 +50,30 @@ impl Tool for MapPath {
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
         Box::pin(async move {
-            let from = args.str("from")?.to_string();
-            let to = args.str("to")?.to_string();
+            let from_arg = args.str("from")?.to_string();
+            let to_arg = args.str("to")?.to_string();
             let kinds = edge_kinds(&args);
             let max = args.int("maxLen")? as u32;
             let notes = before_answer(ctx).await;
-            // Which argument a bad/unknown ID came from.
-            let from_ok = {
-                let f = from.clone();
-                with_map(ctx, "from", move |m| m.node(&f).map(|_| ())).await
-            };
-            from_ok?;
+            // Node IDs or names, each resolved in the call (which argument a miss came from).
+            let from = resolve_name(ctx, "from", &from_arg).await?;
+            let to = resolve_name(ctx, "to", &to_arg).await?;
+            let (a, b) = (from.id.clone(), to.id.clone());
+            // "How does A reach B" asks for calls: a structural path (a type in a
+            // signature, a member, an import) is looked for only when no call chain
+            // exists, and then said to be one.
+            let calls_first = kinds.is_none();
             let r = with_map(ctx, "to", move |m| {
-                m.path(&from, &to, kinds.as_deref(), max)
+                if calls_first {
+                    let r = m.path(&a, &b, Some(&[EdgeKind::Calls]), max)?;
+                    if r.found {
+                        return Ok((r, true));
+                    }
+                }
+                Ok((m.path(&a, &b, kinds.as_deref(), max)?, false))
             })
-            .await?;
+            .await;
+            let (r, by_calls) = r?;
             let path: Vec<Value> = r
                 .path
                 .iter()
@@ -74,9 +91,29 @@ impl Tool for MapPath {
                     Value::Object(o)
                 })
                 .collect();
+            let mut uses: Vec<&str> = Vec::new();
+            for e in r.path.iter().filter_map(|s| s.edge_to_next.as_ref()) {
+                if !uses.contains(&e.kind.as_str()) {
+                    uses.push(e.kind.as_str());
+                }
+            }
             let mut data = json!({"found": r.found, "path": path});
+            if r.found && r.path.len() > 1 {
+                data["edgeKinds"] = uses.clone().into();
+            }
             if !r.found {
                 data["hint"] = "No path over resolved edges within maxLen. Raise maxLen, drop edgeKinds, or check map_neighbors for candidate edges.".into();
+            } else if calls_first && !by_calls && uses.iter().any(|k| *k != "calls") {
+                data["hint"] = format!(
+                    "No call chain within maxLen: this path goes through {}, not calls only.",
+                    uses.join(", ")
+                )
+                .into();
+            }
+            for (chosen, given, key) in [(&from, &from_arg, "from"), (&to, &to_arg, "to")] {
+                if chosen.id != *given || !chosen.alternatives.is_empty() {
+                    chosen.annotate(&mut data, key);
+                }
             }
             let mut payload = Payload::new(data);
             if let Some(w) = stale_warning(r.path.iter().map(|s| &s.node)) {

@@ -24,7 +24,7 @@ impl Tool for MapRebuild {
     }
 
     fn description(&self) -> &'static str {
-        "Refresh the map from disk (incremental). Only after large changes or when map_status says stale."
+        "Refresh the map from disk (incremental): after large changes or when map_status says stale."
     }
 
     fn paged(&self) -> bool {

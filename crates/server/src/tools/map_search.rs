@@ -7,7 +7,12 @@
 //! "Where is X": when the query names symbols exactly and the call did not set `limit`,
 //! the answer is those exact hits alone, with `others` (how many other matches there are)
 //! and a hint to pass `limit` for them. Results are compact node views (docs/answers.md):
-//! `{id, kind, line, match, signature?, doc?}`, `signature`/`doc` when the list is short.
+//! `{id, kind, line, match, signature?, doc?}`, `signature`/`doc` with `detail: true`;
+//! without it, `signature` only where overloads (`f`, `f~2`) need telling apart.
+//!
+//! The query may be a name as an agent writes it (`requests.get`, `sessions.Session`,
+//! `sessions.py#Session`, a node ID): what it names comes first, as exact hits (the map's
+//! `find_symbol`).
 
 use std::sync::Arc;
 
@@ -15,7 +20,7 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::NodeKind;
 use serde_json::{Value, json};
 
-use super::map_common::{FEW, before_answer, compact_node, stale_warning, with_map};
+use super::map_common::{before_answer, compact_node, stale_warning, with_map};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 use navmap_map::MatchKind;
@@ -58,6 +63,7 @@ impl Tool for MapSearch {
             )
             .param(Param::one_of("kind", "", KINDS).default("any"))
             .param(Param::integer("limit", "", 1, 100).default(20))
+            .param(Param::boolean("detail", ""))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {
@@ -84,11 +90,24 @@ impl Tool for MapSearch {
             } else {
                 &found.results[..]
             };
-            let detail = hits.len() <= FEW;
+            // The ID is the answer to "where is X": signatures and docs only when asked,
+            // or (signatures) to tell overloads apart (`f`, `f~2`: same ID but the `~n`).
+            let detail = args.opt_bool("detail");
+            let group = |id: &str| id.split_once('~').map_or(id, |(g, _)| g).to_string();
+            let overloaded = |id: &str| {
+                let g = group(id);
+                hits.iter().filter(|h| group(&h.node.id) == g).count() > 1
+            };
             let results: Vec<Value> = hits
                 .iter()
                 .map(|h| {
-                    let mut o = compact_node(&h.node, detail);
+                    let mut o = compact_node(&h.node, detail.unwrap_or(false));
+                    if detail.is_none()
+                        && overloaded(&h.node.id)
+                        && let Some(sig) = &h.node.signature
+                    {
+                        o.insert("signature".into(), sig.clone().into());
+                    }
                     o.insert("match".into(), h.matched.as_str().into());
                     Value::Object(o)
                 })

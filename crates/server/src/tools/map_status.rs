@@ -26,7 +26,7 @@ impl Tool for MapStatus {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: is the map built and fresh; which languages and language servers exist. Cheap."
+        "Orient: is the map built and fresh; languages and their servers. Cheap."
     }
 
     fn paged(&self) -> bool {

@@ -85,6 +85,7 @@ mod nav_symbols;
 mod nav_type;
 mod nav_workspace_symbols;
 mod resolve;
+pub(crate) mod symbol;
 
 pub use args::{Args, Param, Params};
 

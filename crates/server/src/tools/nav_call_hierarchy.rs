@@ -67,7 +67,7 @@ impl Tool for NavCallHierarchy {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: callers (incoming) or callees (outgoing) of a function, depth 1–3 (live, else a marked fallback)."
+        "Drill: callers (incoming) or callees (outgoing), depth 1–3 (live, else a marked fallback)."
     }
 
     fn params(&self) -> Params {

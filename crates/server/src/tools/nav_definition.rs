@@ -23,7 +23,7 @@ impl Tool for NavDefinition {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: definition of the symbol (live language server). Library results are marked external."
+        "Drill: definition of the symbol (live); library results marked external."
     }
 
     fn params(&self) -> Params {

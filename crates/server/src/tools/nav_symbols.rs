@@ -36,7 +36,7 @@ impl Tool for NavSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: outline of one file from the live language server, one row per symbol: line:col[-endLine] kind name."
+        "Drill: one file's live outline, one row per symbol: line:col[-endLine] kind name."
     }
 
     fn params(&self) -> Params {

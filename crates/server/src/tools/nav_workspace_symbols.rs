@@ -46,7 +46,7 @@ impl Tool for NavWorkspaceSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: live symbol search across the root's language servers. Slower than map_search, but current."
+        "Drill: live symbol search over all the root's servers; slower than map_search, but current."
     }
 
     fn params(&self) -> Params {

@@ -49,7 +49,7 @@ impl Tool for Resolve {
     }
 
     fn description(&self) -> &'static str {
-        "Cross map ⇄ live: nodeId → its verified live position (mapStale if the map moved); file/line → enclosing symbols and their nodeIds."
+        "Cross map ⇄ live: nodeId → verified live position (mapStale if moved); file/line → enclosing symbols' nodeIds."
     }
 
     fn paged(&self) -> bool {
@@ -59,6 +59,7 @@ impl Tool for Resolve {
     fn params(&self) -> Params {
         Params::new()
             .param(Param::string("nodeId", ""))
+            .param(super::symbol::symbol_param())
             .param(Param::string("file", "Or file/line/col."))
             .param(Param::integer("line", "", 1, 10_000_000))
             .param(Param::integer("col", "", 1, 1_000_000))
@@ -82,7 +83,9 @@ impl Tool for Resolve {
                     resolve_position(ctx, file, line as u32, col as u32).await
                 }
                 (None, Some(_), None) => Err(args.bad("line", "pass line with file")),
-                (None, None, _) => Err(args.bad("nodeId", "pass nodeId, or file and line")),
+                (None, None, _) => {
+                    Err(args.bad("nodeId", "pass nodeId or symbol, or file and line"))
+                }
             }
         })
     }

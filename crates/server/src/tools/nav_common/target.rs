@@ -24,13 +24,14 @@ use crate::ServerContext;
 use crate::tools::{Args, Param};
 
 /// The arguments of every position tool.
-pub fn position_params() -> [Param; 4] {
+pub fn position_params() -> [Param; 5] {
     [
         // file/line/col are explained once, in the server's instructions.
         Param::string("file", ""),
         Param::integer("line", "", 1, 10_000_000),
-        Param::integer("col", "", 1, 1_000_000).default(1),
+        Param::integer("col", "", 1, 1_000_000).default_unshown(1),
         Param::string("nodeId", ""),
+        crate::tools::symbol::symbol_param(),
     ]
 }
 
@@ -98,7 +99,7 @@ impl Target {
             return Ok(t);
         }
         let Some(file) = args.opt_str("file") else {
-            return Err(args.bad("file", "pass file and line (or nodeId)"));
+            return Err(args.bad("file", "pass file and line (or nodeId, or symbol)"));
         };
         let Some(line) = args.opt_int("line") else {
             return Err(args.bad("line", "pass line with file"));
