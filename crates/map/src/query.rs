@@ -100,6 +100,23 @@ impl State {
             Ix,
         );
         let mut found: Vec<Found> = Vec::new();
+        // A definition that uses itself (recursion) is its own neighbor, once per edge kind:
+        // the walk below never revisits the start.
+        if wanted(start) {
+            let mut self_kinds: Vec<EdgeKind> = Vec::new();
+            for e in m.out[start as usize].iter().filter(|e| e.other == start) {
+                if allowed(e.kind) && !self_kinds.contains(&e.kind) {
+                    self_kinds.push(e.kind);
+                    let dir = if direction == Direction::Out {
+                        Direction::Out
+                    } else {
+                        Direction::In
+                    };
+                    let score = ordered_score(self.score(start));
+                    found.push((1, score, start, e.kind, e.conf, e.line, dir, start));
+                }
+            }
+        }
         let mut beyond_cap: HashSet<Ix> = HashSet::new();
         let mut frontier = BinaryHeap::new();
         frontier.push(Reverse((0u32, ordered_score(self.score(start)), start)));

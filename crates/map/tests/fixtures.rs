@@ -1095,3 +1095,46 @@ fn bare_calls_to_methods_of_the_same_class_link_exactly_where_this_is_implicit()
         assert_eq!(hit.confidence, Confidence::Exact, "{from} → {to}");
     }
 }
+
+/// A function that calls itself is its own caller (and callee): recursion used to be
+/// invisible because the neighbor walk never revisits its start.
+#[test]
+fn a_recursive_function_is_its_own_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("A.java"),
+        "class A {\n    int run(int n) {\n        return n > 0 ? run(n - 1) : 0;\n    }\n}\n",
+    )
+    .unwrap();
+    let (map, _) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    for (id, line) in [("py:m.py#fact", 4), ("java:A.java#A.run", 3)] {
+        for direction in [Direction::In, Direction::Out, Direction::Both] {
+            let got = map
+                .neighbors(id, direction, Some(&[EdgeKind::Calls]), 1, 50)
+                .unwrap()
+                .neighbors;
+            assert_eq!(got.len(), 1, "{id} {direction:?}: {got:?}");
+            assert_eq!(got[0].node.id, id);
+            assert_eq!(got[0].edge, EdgeKind::Calls);
+            assert_eq!(got[0].line, Some(line), "{id}");
+        }
+    }
+    // Without an edge-kind filter the recursion is still listed, beside `contains`.
+    let all = map
+        .neighbors("py:m.py#fact", Direction::In, None, 1, 50)
+        .unwrap();
+    assert!(
+        all.neighbors.iter().any(|n| n.node.id == "py:m.py#fact"),
+        "{all:?}"
+    );
+}
