@@ -639,10 +639,10 @@ impl LspPool {
             let pool = self.clone();
             let id = id.to_string();
             let query = query.to_string();
-            asks.push(tokio::spawn(async move {
+            asks.push(tokio::spawn(LspPool::keep_call_deadline(async move {
                 let r = pool.workspace_symbols(&id, &query).await;
                 (id, r)
-            }));
+            })));
         }
         let mut out = Vec::new();
         for ask in asks {
@@ -671,7 +671,7 @@ impl LspPool {
         let path = self.abs(file);
         let lang = self.language_for(&path)?;
         let slot = self.slot(&lang)?;
-        let deadline = tokio::time::Instant::now() + self.config().deadline;
+        let (deadline, _) = self.request_deadline(Deadline::Normal);
         let client = self
             .ensure(&slot, deadline, std::time::Instant::now())
             .await?;

@@ -190,6 +190,7 @@ fn no_server_now(e: &LspError) -> bool {
             | LspError::Unavailable { .. }
             | LspError::NotReady { .. }
             | LspError::Failed { .. }
+            | LspError::CannotServe { .. }
             | LspError::Timeout { .. }
             | LspError::NoCapability { .. }
     )
