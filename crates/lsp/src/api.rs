@@ -322,12 +322,21 @@ impl LspPool {
         pos: Position,
         include_declaration: bool,
     ) -> Result<Answer<Vec<Location>>> {
+        // Some servers answer `[]` without the declaration (the manifest says so): ask
+        // with it, and leave it out here.
+        let with_declaration = self
+            .language_for(&self.abs(file))?
+            .manifest
+            .lsp
+            .as_ref()
+            .is_some_and(|l| l.references_with_declaration);
+        let ask = include_declaration || with_declaration;
         let raw = self
             .position_query(
                 file,
                 pos,
                 "textDocument/references",
-                json!({"context": {"includeDeclaration": include_declaration}}),
+                json!({"context": {"includeDeclaration": ask}}),
                 Deadline::Long,
                 None,
             )
@@ -335,11 +344,24 @@ impl LspPool {
         let resp: Option<Vec<lsp_types::Location>> =
             decode("textDocument/references", raw.value.clone())?;
         let mut warnings = Vec::new();
-        let locs = locations(
+        let mut locs = locations(
             resp.map(GotoDefinitionResponse::Array),
             self.root(),
             &mut warnings,
         );
+        if ask && !include_declaration {
+            match self.definition(file, pos).await {
+                Ok(defs) => locs.retain(|l| {
+                    !defs
+                        .value
+                        .iter()
+                        .any(|d| d.path == l.path && d.range.start == l.range.start)
+                }),
+                Err(e) => warnings.push(format!(
+                    "the declaration could not be told from the references ({e}): it may be listed"
+                )),
+            }
+        }
         Ok(answer(raw, locs, warnings))
     }
 
