@@ -20,8 +20,9 @@
 //!
 //! A server that said it could not set the project up (its manifest's
 //! `[[lsp.setup_failures]]` matched one of its error messages or error diagnostics) gets
-//! every answer marked incomplete with the manifest's reason as a warning: jdtls whose
-//! Maven import failed answers `[]` from an idle, "analysed" server.
+//! every answer marked incomplete with the manifest's reason as a warning, and an empty
+//! answer from it is [`LspError::CannotServe`] (the callers answer from the map): jdtls
+//! whose Maven import failed answers `[]` from an idle, "analysed" server.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -494,6 +495,15 @@ impl LspPool {
         // A server that could not set the project up answers from part of it, or from
         // nothing, without saying so in the answer: say it for the server.
         if let Some(reason) = setup_failure {
+            // Nothing, from a server that could not set the project up, is not an
+            // answer (jdtls after a failed import answers `[]` to everything): the
+            // caller gives the map's answer instead.
+            if is_empty(&raw.value) {
+                return Err(LspError::CannotServe {
+                    reason,
+                    evidence: Vec::new(),
+                });
+            }
             raw.complete = false;
             raw.warnings.push(reason);
         }
