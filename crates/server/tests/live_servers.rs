@@ -495,7 +495,10 @@ async fn gopls_on_a_module_needing_a_newer_go_says_so() {
         let data = ok(e);
         assert_eq!(data["source"], "fallback-map", "{e}");
         assert_eq!(data["lspError"]["code"], "LSP_FAILED", "{e}");
-        assert!(text(&data["lspError"]["message"]).contains("newer Go"), "{e}");
+        assert!(
+            text(&data["lspError"]["message"]).contains("newer Go"),
+            "{e}"
+        );
         assert!(!text(&data["lspError"]["hint"]).starts_with("Retry"), "{e}");
     }
     // After the first failure the state answers, without waiting for gopls again.
