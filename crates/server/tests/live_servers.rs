@@ -89,7 +89,16 @@ fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
 
+/// jdtls is a JVM each: three of them started side by side on a loaded 2-core machine
+/// missed 60 s deadlines. The tests that start one take turns (a tokio mutex works across
+/// the tests' runtimes).
+static ONE_JDTLS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn check(row: &Row) {
+    let _turn = match row.program {
+        "jdtls" => Some(ONE_JDTLS.lock().await),
+        _ => None,
+    };
     if !common::require(row.program, true) {
         return;
     }
@@ -415,9 +424,10 @@ async fn a_missing_server_names_navmap_servers_install() {
 }
 
 /// jdtls on a Maven project it cannot import (no network for Maven's plugins, and no
-/// Eclipse `.classpath` to fall back on) answers `[]`: the answer says it may miss code
-/// (the Java manifest's `[[lsp.setup_failures]]`) rather than "no references", and gives
-/// the map's uses instead (`source: "fallback-map"`). Twice: a
+/// Eclipse `.classpath` to fall back on) may answer `[]`: never a silent "no references" —
+/// the answer then says it may miss code (the Java manifest's `[[lsp.setup_failures]]`)
+/// and gives the map's uses instead (`source: "fallback-map"`). Asked with the
+/// declaration (`references_with_declaration`) it was also seen to find the call itself. Twice: a
 /// restarted jdtls on its saved workspace does not log the failed import again; the
 /// error diagnostics on `pom.xml` are then the sign.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -425,6 +435,7 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
     if !common::require("jdtls", true) {
         return;
     }
+    let _turn = ONE_JDTLS.lock().await;
     let dir = fixture("java");
     std::fs::remove_file(dir.path().join(".project")).unwrap();
     std::fs::remove_file(dir.path().join(".classpath")).unwrap();
@@ -438,22 +449,25 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
         )
         .await;
         let data = ok(&r);
-        assert_eq!(data["complete"], false, "{start}: {r}");
-        // Its `[]` proves nothing: the map's uses stand in, marked.
-        assert_eq!(data["source"], "fallback-map", "{start}: {r}");
+        // Never a silent "no references": the API's call is listed, from jdtls (asked
+        // with the declaration, it may find it from the source folders alone) or, when
+        // its `[]` proves nothing, from the map, marked.
         assert!(
             has(&common::anchors(&data["locations"]), |l| l["file"]
                 == "src/main/java/com/example/shop/api/Api.java"),
             "{start}: {r}"
         );
-        assert!(
+        let said = |words: &str| {
             r["warnings"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .any(|w| text(w).contains("could not import")),
-            "{start}: {r}"
-        );
+                .any(|w| text(w).contains(words))
+        };
+        if data["source"] == "fallback-map" {
+            assert_eq!(data["complete"], false, "{start}: {r}");
+            assert!(said("could not import"), "{start}: {r}");
+        }
         c.cancel().await.ok();
     }
     common::remove_server_state(dir.path());
@@ -514,6 +528,7 @@ async fn jdtls_references_are_found_with_or_without_the_declaration() {
     if !common::require("jdtls", true) {
         return;
     }
+    let _turn = ONE_JDTLS.lock().await;
     let dir = fixture("java");
     let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
     let store = "src/main/java/com/example/shop/store/SessionStore.java";
