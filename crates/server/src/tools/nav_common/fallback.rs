@@ -14,7 +14,7 @@ use navmap_lsp::{LspError, Position};
 use navmap_map::{Direction, EdgeKind, NodeKind, NodeView};
 use serde_json::{Value, json};
 
-use super::anchors::{Anchors, by_place_file_line, group_by_file};
+use super::anchors::{Anchors, by_place_file_line, group_by_file, read_root_file};
 use super::errors::lsp_error;
 use super::narrowing::content_generation;
 use super::target::Target;
@@ -105,7 +105,7 @@ pub async fn or_map_answer(
     let mut at = |file: &str, line: u32, col: Option<u32>, end: Option<u32>| {
         let col = col.unwrap_or_else(|| {
             // The name's column on the use line, when it is there.
-            let text = std::fs::read_to_string(ctx.root.join(file)).unwrap_or_default();
+            let text = read_root_file(&ctx.root, &ctx.root.join(file)).unwrap_or_default();
             text.lines()
                 .nth(line.saturating_sub(1) as usize)
                 .and_then(|l| {
