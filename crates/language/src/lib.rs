@@ -109,6 +109,11 @@ pub struct LspManifest {
     /// (jdtls whose Maven import failed answers `[]`).
     #[serde(default)]
     pub setup_failures: Vec<FailureHint>,
+    /// Ask for references with `includeDeclaration: true` even when the declaration is
+    /// not wanted, and leave it out on navmap's side (where `definition` points): for a
+    /// server that answers `[]` to `includeDeclaration: false` (jdtls).
+    #[serde(default)]
+    pub references_with_declaration: bool,
 }
 
 /// One `[[lsp.failure_hints]]` or `[[lsp.setup_failures]]` entry.

@@ -322,12 +322,21 @@ impl LspPool {
         pos: Position,
         include_declaration: bool,
     ) -> Result<Answer<Vec<Location>>> {
+        // Some servers answer `[]` without the declaration (the manifest says so): ask
+        // with it, and leave it out here.
+        let with_declaration = self
+            .language_for(&self.abs(file))?
+            .manifest
+            .lsp
+            .as_ref()
+            .is_some_and(|l| l.references_with_declaration);
+        let ask = include_declaration || with_declaration;
         let raw = self
             .position_query(
                 file,
                 pos,
                 "textDocument/references",
-                json!({"context": {"includeDeclaration": include_declaration}}),
+                json!({"context": {"includeDeclaration": ask}}),
                 Deadline::Long,
                 None,
             )
@@ -335,11 +344,24 @@ impl LspPool {
         let resp: Option<Vec<lsp_types::Location>> =
             decode("textDocument/references", raw.value.clone())?;
         let mut warnings = Vec::new();
-        let locs = locations(
+        let mut locs = locations(
             resp.map(GotoDefinitionResponse::Array),
             self.root(),
             &mut warnings,
         );
+        if ask && !include_declaration {
+            match self.definition(file, pos).await {
+                Ok(defs) => locs.retain(|l| {
+                    !defs
+                        .value
+                        .iter()
+                        .any(|d| d.path == l.path && d.range.start == l.range.start)
+                }),
+                Err(e) => warnings.push(format!(
+                    "the declaration could not be told from the references ({e}): it may be listed"
+                )),
+            }
+        }
         Ok(answer(raw, locs, warnings))
     }
 
@@ -639,10 +661,10 @@ impl LspPool {
             let pool = self.clone();
             let id = id.to_string();
             let query = query.to_string();
-            asks.push(tokio::spawn(async move {
+            asks.push(tokio::spawn(LspPool::keep_call_deadline(async move {
                 let r = pool.workspace_symbols(&id, &query).await;
                 (id, r)
-            }));
+            })));
         }
         let mut out = Vec::new();
         for ask in asks {
@@ -671,7 +693,7 @@ impl LspPool {
         let path = self.abs(file);
         let lang = self.language_for(&path)?;
         let slot = self.slot(&lang)?;
-        let deadline = tokio::time::Instant::now() + self.config().deadline;
+        let (deadline, _) = self.request_deadline(Deadline::Normal);
         let client = self
             .ensure(&slot, deadline, std::time::Instant::now())
             .await?;

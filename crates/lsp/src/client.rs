@@ -25,6 +25,7 @@ use crate::stderr::{self, SharedRing, StderrRing};
 
 /// JSON-RPC error codes the client reacts to.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INTERNAL_ERROR: i64 = -32603;
 pub const REQUEST_CANCELLED: i64 = -32800;
 pub const CONTENT_MODIFIED: i64 = -32801;
 pub const SERVER_CANCELLED: i64 = -32802;

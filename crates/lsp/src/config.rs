@@ -33,6 +33,12 @@ pub struct LspConfig {
     pub backoff_max: Duration,
     /// A missing binary is looked for again after this long (1 min).
     pub unavailable_retry: Duration,
+    /// Internal errors in a row to one method after which a server counts as wedged on it
+    /// and is restarted (3; `NAVMAP_LSP_METHOD_FAILURES`). See [`crate::health`].
+    pub method_failures: usize,
+    /// How long a server that said it cannot serve this project is taken at its word
+    /// (queries fail at once) before it is restarted and asked again (1 min).
+    pub unservable_retry: Duration,
     /// The stderr ring: lines kept and characters per line.
     pub stderr_lines: usize,
     pub stderr_line_chars: usize,
@@ -65,6 +71,8 @@ impl Default for LspConfig {
             backoff_base: Duration::from_millis(200),
             backoff_max: Duration::from_secs(5),
             unavailable_retry: Duration::from_secs(60),
+            method_failures: 3,
+            unservable_retry: Duration::from_secs(60),
             stderr_lines: 200,
             stderr_line_chars: 400,
             commands: BTreeMap::new(),
@@ -81,7 +89,7 @@ impl LspConfig {
     ///   of language `<id>`'s server, split like a shell would (quotes, backslashes);
     /// - `NAVMAP_LSP_TIMEOUT_MS`, `NAVMAP_LSP_LONG_TIMEOUT_MS`, `NAVMAP_LSP_IDLE_SECS`
     ///   (0 = never), `NAVMAP_LSP_SETTLE_MS`, `NAVMAP_LSP_COLD_MS`,
-    ///   `NAVMAP_LSP_MAX_OPEN_DOCS`;
+    ///   `NAVMAP_LSP_MAX_OPEN_DOCS`, `NAVMAP_LSP_METHOD_FAILURES`;
     /// - `NAVMAP_DATA_DIR` / `XDG_DATA_HOME` / `HOME`: the data directory
     ///   ([`crate::locate::data_dir_from_vars`]).
     ///
@@ -114,6 +122,13 @@ impl LspConfig {
                     .parse::<u64>()
                     .ok()
                     .map(|s| config.idle_timeout = (s > 0).then(|| Duration::from_secs(s)))
+                    .is_some(),
+                "METHOD_FAILURES" => value
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .map(|n| config.method_failures = n)
                     .is_some(),
                 "MAX_OPEN_DOCS" => value
                     .trim()

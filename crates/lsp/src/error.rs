@@ -24,6 +24,15 @@ pub enum LspError {
         reason: String,
         stderr_tail: Vec<String>,
     },
+    /// The server said it cannot serve this project (its manifest's
+    /// `[[lsp.failure_hints]]` matched what it said, or it failed to start twice): `reason`
+    /// says why and what would fix it; `evidence` holds the server's own lines. Answered at
+    /// once until the server is asked again ([`crate::health`]).
+    #[error("language server cannot serve this project: {reason}")]
+    CannotServe {
+        reason: String,
+        evidence: Vec<String>,
+    },
     /// The request got no answer by its deadline; it was cancelled (`$/cancelRequest`).
     #[error("{method} got no answer within {after:?}")]
     Timeout { method: String, after: Duration },

@@ -39,6 +39,7 @@ pub mod confine;
 pub mod docs;
 pub mod error;
 pub mod framing;
+pub mod health;
 pub mod install;
 pub mod locate;
 pub mod pool;
@@ -50,6 +51,7 @@ pub mod uri;
 pub use config::LspConfig;
 pub use error::LspError;
 pub use pool::{LspPool, ServerState, ServerStatus};
+pub use query::Deadline;
 pub use types::{
     Answer, Call, CallItem, DocumentSymbol, Hover, Location, Position, Range, SymbolKind,
     WorkspaceSymbol,

@@ -22,6 +22,7 @@ use crate::client::{Client, Readiness, ServerContext};
 use crate::config::LspConfig;
 use crate::docs::{DocTable, SyncAction};
 use crate::error::{LspError, Result};
+use crate::health::{MethodHealth, Unservable};
 use crate::uri;
 
 /// The word of a manifest's `[lsp] command` that stands for the server's own state folder
@@ -113,6 +114,10 @@ struct Life {
     unavailable_since: Option<Instant>,
     last_exit: Option<String>,
     idle_watch: bool,
+    /// Starts that failed in a row (spawned, but `initialize` failed).
+    start_failures: usize,
+    /// Two starts failed in a row: why, the stderr tail, since when ([`crate::health`]).
+    cannot_start: Option<(String, Vec<String>, Instant)>,
 }
 
 pub(crate) struct Slot {
@@ -123,8 +128,12 @@ pub(crate) struct Slot {
     pub docs: Mutex<DocTable>,
     current: Mutex<Option<Arc<Client>>>,
     phase: Mutex<Phase>,
-    stderr_tail: Mutex<Vec<String>>,
+    pub(crate) stderr_tail: Mutex<Vec<String>>,
     last_used: Mutex<Instant>,
+    /// Per-method answers of the current process ([`crate::health`]).
+    pub(crate) methods: Mutex<MethodHealth>,
+    /// The current process said it cannot serve this project.
+    pub(crate) unservable: Mutex<Option<Unservable>>,
 }
 
 impl Slot {
@@ -285,6 +294,8 @@ impl LspPool {
                     phase: Mutex::new(Phase::Unspawned(None)),
                     stderr_tail: Mutex::new(Vec::new()),
                     last_used: Mutex::new(Instant::now()),
+                    methods: Mutex::new(MethodHealth::default()),
+                    unservable: Mutex::new(None),
                 })
             })
             .clone())
@@ -326,6 +337,34 @@ impl LspPool {
             }),
             Err(_) => Err(starting()),
         }
+    }
+
+    /// Stops `client` because it is alive but no longer of use (wedged on a method, or
+    /// it said it cannot serve the project and that was long ago): counted as a crash, so
+    /// a server that keeps wedging ends failed like one that keeps crashing. The next
+    /// query starts a fresh process, with the open documents replayed. Nothing happens
+    /// when the slot has moved on to another process already.
+    pub(crate) async fn restart(&self, slot: &Arc<Slot>, client: &Arc<Client>, reason: &str) {
+        let Ok(mut life) =
+            tokio::time::timeout(Duration::from_secs(2), slot.life.clone().lock_owned()).await
+        else {
+            return;
+        };
+        if !life.client.as_ref().is_some_and(|c| Arc::ptr_eq(c, client)) {
+            return;
+        }
+        life.client = None;
+        life.crashes.push_back(Instant::now());
+        life.last_exit = Some(format!("restarted: {reason}"));
+        *lock(&slot.current) = None;
+        *lock(&slot.stderr_tail) = client.stderr_tail(STDERR_TAIL);
+        *lock(&slot.unservable) = None;
+        slot.set_phase(Phase::Crashed(format!(
+            "restarted by navmap: {reason}; starts again on next use"
+        )));
+        tracing::warn!(command = ?slot.command, %reason, "restarting a language server");
+        drop(life);
+        client.kill().await;
     }
 
     /// Brings the server's copy of `path` in step with the disk.
@@ -525,6 +564,16 @@ impl LspPool {
                     (Phase::Failed(d), _) => (ServerState::Failed, Some(d.clone())),
                     (Phase::Unavailable(d), _) => (ServerState::Unavailable, Some(d.clone())),
                 };
+                let unservable = lock(&slot.unservable)
+                    .clone()
+                    .filter(|u| client.as_ref().is_some_and(|c| c.pid == u.pid));
+                let (state, detail) = match unservable {
+                    Some(u) => (
+                        ServerState::Failed,
+                        Some(format!("cannot serve this project: {}", u.reason)),
+                    ),
+                    None => (state, detail),
+                };
                 let live = client.as_ref().filter(|_| matches!(phase, Phase::Running));
                 let stderr_tail = match live {
                     Some(c) => c.stderr_tail(STDERR_TAIL),
@@ -611,6 +660,16 @@ async fn start(
             reason: reason.clone(),
             stderr_tail: tail.clone(),
         });
+    }
+    if let Some((reason, tail, since)) = &life.cannot_start {
+        if since.elapsed() < config.unservable_retry {
+            return Err(LspError::CannotServe {
+                reason: reason.clone(),
+                evidence: tail.clone(),
+            });
+        }
+        life.cannot_start = None;
+        life.start_failures = 0;
     }
     let now = Instant::now();
     while life
@@ -753,12 +812,27 @@ async fn start(
             .or_else(|| Some(format!("initialize failed: {e:?}")));
         *lock(&slot.stderr_tail) = tail.clone();
         let reason = format!("initialize failed: {}", crash_reason(&life.last_exit));
+        life.start_failures += 1;
+        if life.start_failures >= 2 {
+            // Twice in a row: this server cannot start on this project (a broken
+            // install, a project file it chokes on). Say so at once for a while.
+            let reason = format!(
+                "it failed to start twice in a row (last: {reason}); its stderr tail says why (map_status)"
+            );
+            life.cannot_start = Some((reason.clone(), tail.clone(), Instant::now()));
+            slot.set_phase(Phase::Failed(reason.clone()));
+            return Err(LspError::CannotServe {
+                reason,
+                evidence: tail,
+            });
+        }
         slot.set_phase(Phase::Crashed(reason.clone()));
         return Err(LspError::Failed {
             reason,
             stderr_tail: tail,
         });
     }
+    life.start_failures = 0;
 
     life.client = Some(client.clone());
     *lock(&slot.current) = Some(client.clone());

@@ -20,8 +20,9 @@
 //!
 //! A server that said it could not set the project up (its manifest's
 //! `[[lsp.setup_failures]]` matched one of its error messages or error diagnostics) gets
-//! every answer marked incomplete with the manifest's reason as a warning: jdtls whose
-//! Maven import failed answers `[]` from an idle, "analysed" server.
+//! every answer marked incomplete with the manifest's reason as a warning, and an empty
+//! answer from it is [`LspError::CannotServe`] (the callers answer from the map): jdtls
+//! whose Maven import failed answers `[]` from an idle, "analysed" server.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -30,10 +31,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::client::{
-    CONTENT_MODIFIED, Client, REQUEST_CANCELLED, Readiness, RequestError, SERVER_CANCELLED,
+    CONTENT_MODIFIED, Client, INTERNAL_ERROR, REQUEST_CANCELLED, Readiness, RequestError,
+    SERVER_CANCELLED,
 };
 use crate::error::{LspError, Result};
-use crate::pool::{LspPool, STDERR_TAIL, Slot};
+use crate::health::Unservable;
+use crate::pool::{LspPool, STDERR_TAIL, Slot, lock};
 
 /// Retries of an empty answer from a cold server: the first pause, and the longest.
 const COLD_BACKOFF_START: Duration = Duration::from_millis(200);
@@ -43,10 +46,18 @@ const COLD_WARNING: &str = "the language server has shown no sign yet of having 
 (no diagnostics, no progress, no non-empty answer): this empty answer may only mean it is still loading";
 
 /// Which deadline applies.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Deadline {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deadline {
+    /// Most requests ([`LspConfig::deadline`](crate::LspConfig::deadline), 15 s).
     Normal,
+    /// References, workspace symbols, call hierarchy
+    /// ([`LspConfig::long_deadline`](crate::LspConfig::long_deadline), 30 s).
     Long,
+}
+
+tokio::task_local! {
+    /// The deadline of the whole call a request is part of ([`LspPool::within`]).
+    static CALL_DEADLINE: (tokio::time::Instant, Duration);
 }
 
 /// A capability the request needs, checked once the server is up.
@@ -151,8 +162,21 @@ fn detail(client: &Client, settle: Duration) -> String {
 }
 
 /// The manifest's `[[lsp.failure_hints]]` entry whose pattern the server's stderr tail
-/// (which holds its error and warning messages too) contains, as `Failed`.
+/// (which holds its error and warning messages too) contains: the server cannot serve
+/// this project, and says why. Remembered for the process ([`crate::health`]), so the
+/// next queries are answered at once.
 fn known_failure(slot: &Slot, client: &crate::client::Client) -> Option<LspError> {
+    let (reason, evidence) = failure_hint(slot, client)?;
+    *lock(&slot.unservable) = Some(Unservable {
+        pid: client.pid,
+        reason: reason.clone(),
+        evidence: evidence.clone(),
+        since: Instant::now(),
+    });
+    Some(LspError::CannotServe { reason, evidence })
+}
+
+fn failure_hint(slot: &Slot, client: &crate::client::Client) -> Option<(String, Vec<String>)> {
     let hints = &slot.language.manifest.lsp.as_ref()?.failure_hints;
     if hints.is_empty() {
         return None;
@@ -169,23 +193,89 @@ fn known_failure(slot: &Slot, client: &crate::client::Client) -> Option<LspError
         .take(3)
         .cloned()
         .collect();
-    Some(LspError::Failed {
-        reason: hint.reason.clone(),
-        stderr_tail: evidence,
-    })
+    Some((hint.reason.clone(), evidence))
 }
 
 impl LspPool {
+    /// The configured length of a deadline.
+    pub fn deadline_of(&self, which: Deadline) -> Duration {
+        match which {
+            Deadline::Normal => self.inner.config.deadline,
+            Deadline::Long => self.inner.config.long_deadline,
+        }
+    }
+
+    /// Runs `f` (one tool call, which may ask several questions: a `nodeId`'s outline,
+    /// then the tool's own query) under one deadline of kind `which`, starting now. Each
+    /// request inside gets what is left of it, never a fresh deadline of its own: the
+    /// documented deadline is the call's, not each request's (a frozen server used to
+    /// cost 15 s for the outline *plus* 30 s for the references).
+    pub async fn within<F: std::future::Future>(&self, which: Deadline, f: F) -> F::Output {
+        let total = self.deadline_of(which);
+        CALL_DEADLINE
+            .scope((tokio::time::Instant::now() + total, total), f)
+            .await
+    }
+
+    /// The deadline of a request of kind `which` starting now, and the length it is
+    /// reported as: the request's own, or what is left of the call's when that is sooner.
+    pub(crate) fn request_deadline(&self, which: Deadline) -> (tokio::time::Instant, Duration) {
+        let total = self.deadline_of(which);
+        let own = tokio::time::Instant::now() + total;
+        match CALL_DEADLINE.try_with(|d| *d) {
+            Ok((call, call_total)) if call < own => (call, call_total),
+            _ => (own, total),
+        }
+    }
+
+    /// Runs `f` under the current call's deadline, if any: for work moved to another
+    /// task (task-locals do not follow `tokio::spawn`).
+    pub(crate) fn keep_call_deadline<F: std::future::Future>(
+        f: F,
+    ) -> impl std::future::Future<Output = F::Output> {
+        let call = CALL_DEADLINE.try_with(|d| *d).ok();
+        async move {
+            match call {
+                Some(d) => CALL_DEADLINE.scope(d, f).await,
+                None => f.await,
+            }
+        }
+    }
+
     pub(crate) async fn run(&self, slot: &Arc<Slot>, req: Request<'_>) -> Result<Raw> {
         let config = &self.inner.config;
-        let total = match req.deadline {
-            Deadline::Normal => config.deadline,
-            Deadline::Long => config.long_deadline,
-        };
         let started = Instant::now();
-        let deadline = tokio::time::Instant::now() + total;
+        let (deadline, total) = self.request_deadline(req.deadline);
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
+            // The call's deadline was spent on an earlier question of the same call.
+            return Err(LspError::Timeout {
+                method: req.method.to_string(),
+                after: total,
+            });
+        }
+        // A server that said it cannot serve this project is taken at its word for a
+        // while: at once, not after the 20–40 s its failure takes.
+        let unservable = lock(&slot.unservable).clone();
+        if let Some(u) = unservable {
+            match slot.current().filter(|c| c.alive() && c.pid == u.pid) {
+                Some(_) if u.since.elapsed() < config.unservable_retry => {
+                    return Err(LspError::CannotServe {
+                        reason: u.reason,
+                        evidence: u.evidence,
+                    });
+                }
+                Some(c) => {
+                    self.restart(slot, &c, "asking again whether it can serve the project")
+                        .await
+                }
+                None => *lock(&slot.unservable) = None,
+            }
+        }
         // Leave a third of the deadline for the request itself.
-        let ready_by = tokio::time::Instant::now() + total * 2 / 3;
+        let ready_by = tokio::time::Instant::now() + left * 2 / 3;
+        // Why the server was restarted during this query (it was wedged on the method).
+        let mut restarted: Option<String> = None;
         let settle = config.settle;
         let mut crash_retried = false;
         let mut cold_backoff = COLD_BACKOFF_START;
@@ -229,6 +319,9 @@ impl LspPool {
                 .await;
             let server_time = sent.elapsed();
             setup_failure = client.health().setup_failure;
+            if reply.is_ok() {
+                lock(&slot.methods).answered(client.pid, req.method);
+            }
             match reply {
                 Ok(value) => {
                     let empty = is_empty(&value);
@@ -327,9 +420,49 @@ impl LspPool {
                     if let Some(e) = known_failure(slot, &client) {
                         break Err(e);
                     }
-                    break Err(LspError::Server { code, message });
+                    if code != INTERNAL_ERROR {
+                        // A refusal (bad position, nothing there) is an answer.
+                        lock(&slot.methods).answered(client.pid, req.method);
+                        break Err(LspError::Server { code, message });
+                    }
+                    let wedged = lock(&slot.methods).internal_error(
+                        client.pid,
+                        req.method,
+                        &message,
+                        config.method_failures,
+                    );
+                    let Some(why) = wedged else {
+                        break Err(LspError::Server { code, message });
+                    };
+                    // Wedged on this method: a fresh process, and one more try on it.
+                    self.restart(slot, &client, &why).await;
+                    if restarted.is_none()
+                        && tokio::time::Instant::now() + Duration::from_millis(100) < deadline
+                    {
+                        restarted = Some(why);
+                        continue;
+                    }
+                    break Err(LspError::Failed {
+                        reason: format!("{why}; navmap restarted it: ask again"),
+                        stderr_tail: lock(&slot.stderr_tail).clone(),
+                    });
                 }
                 Err(RequestError::Timeout) => {
+                    if let Some(e) = known_failure(slot, &client) {
+                        break Err(e);
+                    }
+                    let wedged = lock(&slot.methods).timed_out(client.pid, req.method, total);
+                    if let Some(why) = wedged {
+                        self.restart(slot, &client, &why).await;
+                        break Err(LspError::Failed {
+                            reason: format!(
+                                "{} got no answer within {}s: {why}; navmap restarted it: ask again",
+                                req.method,
+                                total.as_secs()
+                            ),
+                            stderr_tail: lock(&slot.stderr_tail).clone(),
+                        });
+                    }
                     break Err(LspError::Timeout {
                         method: req.method.to_string(),
                         after: total,
@@ -362,8 +495,22 @@ impl LspPool {
         // A server that could not set the project up answers from part of it, or from
         // nothing, without saying so in the answer: say it for the server.
         if let Some(reason) = setup_failure {
+            // Nothing, from a server that could not set the project up, is not an
+            // answer (jdtls after a failed import answers `[]` to everything): the
+            // caller gives the map's answer instead.
+            if is_empty(&raw.value) {
+                return Err(LspError::CannotServe {
+                    reason,
+                    evidence: Vec::new(),
+                });
+            }
             raw.complete = false;
             raw.warnings.push(reason);
+        }
+        if let Some(why) = restarted {
+            raw.warnings.push(format!(
+                "navmap restarted the language server before this answer: {why}"
+            ));
         }
         Ok(raw)
     }

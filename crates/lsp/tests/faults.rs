@@ -460,3 +460,157 @@ async fn documents_are_synced_only_on_change_and_capped() {
     assert!(matches!(err, LspError::NoServer { .. }), "{err:?}");
     pool.shutdown_all().await;
 }
+
+/// A server that answers one method with internal errors, again and again (pyright after
+/// a cancelled `references`: "this._token.cancel is not a function"), is restarted after
+/// `method_failures` of them in a row, and the answer that saw it says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_wedged_on_internal_errors_restarts_the_server_and_says_so() {
+    let s = Setup::new();
+    let pool = s.pool(&[("FAKE_LSP_WEDGE", "textDocument/references")]);
+    let limit = pool.config().method_failures;
+    for n in 1..limit {
+        let err = pool.references(a(), Position::new(0, 4), true).await;
+        assert!(
+            matches!(&err, Err(LspError::Server { code: -32603, .. })),
+            "error {n}: {err:?}"
+        );
+    }
+    // The one that makes it `limit` in a row: restarted, asked again, answered.
+    let answer = pool
+        .references(a(), Position::new(0, 4), true)
+        .await
+        .unwrap();
+    assert!(!answer.value.is_empty(), "{answer:?}");
+    assert!(
+        answer
+            .warnings
+            .iter()
+            .any(|w| w.contains("restarted") && w.contains("internal error")),
+        "{:?}",
+        answer.warnings
+    );
+    assert_eq!(s.count("log", "start"), 2, "{:?}", s.log("log"));
+    // The fresh process answers without further ado.
+    let again = pool
+        .references(a(), Position::new(0, 4), true)
+        .await
+        .unwrap();
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    pool.shutdown_all().await;
+}
+
+/// One method that stops answering while the others still answer: restarted on its
+/// second missed deadline, and that answer says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_that_stops_answering_while_others_answer_restarts_the_server() {
+    let s = Setup::new();
+    let mut config = s.config(&[("FAKE_LSP_HANG_METHODS", "textDocument/references")]);
+    config.long_deadline = Duration::from_secs(1);
+    let pool = common::pool(&s.root(), config);
+    let first = pool.references(a(), Position::new(0, 4), true).await;
+    assert!(matches!(first, Err(LspError::Timeout { .. })), "{first:?}");
+    // Others still answer.
+    assert_correct_definition(&pool).await;
+    let second = pool.references(a(), Position::new(0, 4), true).await;
+    match second {
+        Err(LspError::Failed { reason, .. }) => {
+            assert!(
+                reason.contains("stopped answering") && reason.contains("restarted"),
+                "{reason}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // The next query runs on a fresh process.
+    assert_correct_definition(&pool).await;
+    assert_eq!(s.count("log", "start"), 2, "{:?}", s.log("log"));
+    pool.shutdown_all().await;
+}
+
+/// Every request of one call shares the call's deadline: a frozen server costs one
+/// deadline, not one per question (the outline of a `nodeId`, then the tool's own query,
+/// used to cost 15 s + 30 s). Asserted as an order with a margin: the call's error comes
+/// before a second deadline could have run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_requests_of_one_call_share_its_deadline() {
+    let s = Setup::new();
+    let mut config = s.config(&[(
+        "FAKE_LSP_HANG_METHODS",
+        "textDocument/documentSymbol,textDocument/definition",
+    )]);
+    config.deadline = Duration::from_secs(2);
+    let pool = common::pool(&s.root(), config);
+    // Start the server first: the start is not the subject here.
+    pool.hover(a(), Position::new(0, 4)).await.unwrap();
+    let t0 = Instant::now();
+    let (outline, definition) = pool
+        .within(navmap_lsp::Deadline::Normal, async {
+            let outline = pool.document_symbols(a()).await;
+            let definition = pool.definition(a(), Position::new(2, 3)).await;
+            (outline, definition)
+        })
+        .await;
+    let took = t0.elapsed();
+    assert!(
+        matches!(outline, Err(LspError::Timeout { .. })),
+        "{outline:?}"
+    );
+    assert!(
+        matches!(definition, Err(LspError::Timeout { .. })),
+        "{definition:?}"
+    );
+    assert!(
+        took < Duration::from_secs(2) * 2,
+        "two questions of one call took {took:?}: each had its own deadline"
+    );
+    pool.shutdown_all().await;
+}
+
+/// A server that says it cannot load the project (gopls: "go.mod requires go >= …", which
+/// the Go manifest's `[[lsp.failure_hints]]` names) is taken at its word: the next query
+/// is answered at once from that state, without asking the server again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_load_the_project_is_answered_for_at_once() {
+    let s = Setup::new();
+    std::fs::write(s.root().join("a.go"), "package a\n\nfunc alpha() {}\n").unwrap();
+    let mut config = s.config(&[
+        (
+            "FAKE_LSP_LOAD_ERROR",
+            "go: go.mod requires go >= 1.99.0 (running go 1.19.8; GOTOOLCHAIN=local)",
+        ),
+        ("FAKE_LSP_LOAD_ERROR_MS", "1500"),
+    ]);
+    config.deadline = Duration::from_secs(20);
+    config
+        .commands
+        .insert("go".into(), vec![common::fake_lsp().display().to_string()]);
+    let pool = common::pool(&s.root(), config);
+    let go = Path::new("a.go");
+    let t0 = Instant::now();
+    let first = pool.definition(go, Position::new(2, 6)).await;
+    let slow = t0.elapsed();
+    let reason = match &first {
+        Err(LspError::CannotServe { reason, .. }) => reason.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(reason.contains("newer Go"), "{reason}");
+    let t1 = Instant::now();
+    let second = pool.references(go, Position::new(2, 6), true).await;
+    let fast = t1.elapsed();
+    assert!(
+        matches!(&second, Err(LspError::CannotServe { .. })),
+        "{second:?}"
+    );
+    // Not asked again: the state answered (the fake logs every query it fails).
+    assert_eq!(s.count("log", "load error"), 1, "{:?}", s.log("log"));
+    assert!(fast < slow, "second {fast:?} vs first {slow:?}");
+    let st = pool
+        .status()
+        .into_iter()
+        .find(|st| st.language == "go")
+        .unwrap();
+    assert_eq!(st.state, ServerState::Failed, "{st:?}");
+    assert!(st.detail.unwrap().contains("cannot serve"));
+    pool.shutdown_all().await;
+}

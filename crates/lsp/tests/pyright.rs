@@ -157,3 +157,83 @@ async fn pyright_answers_the_fixture_questions() {
     pool.shutdown_all().await;
     assert!(common::group_gone(pid, Duration::from_secs(5)).await);
 }
+
+/// Process group `pgid` stopped (`SIGSTOP`) or continued (`SIGCONT`).
+fn signal_group(sig: &str, pgid: u32) {
+    let ok = std::process::Command::new("kill")
+        .args([sig, "--", &format!("-{pgid}")])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig} -{pgid}");
+}
+
+/// pyright frozen (SIGSTOP) during `references`, cancelled at the deadline, then
+/// continued: from then on it answers every `references` with an internal error ("this.
+/// _token.cancel is not a function") while `definition` still works. navmap restarts it
+/// once the errors make `method_failures` in a row, and that answer says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pyright_wedged_after_a_cancel_is_restarted() {
+    if !common::require("pyright-langserver", true) {
+        return;
+    }
+    let dir = common::fixture("py");
+    let root = dir.path();
+    let mut config = common::config();
+    // The frozen call runs under the normal deadline (`within`), the rest under the long.
+    config.deadline = Duration::from_secs(4);
+    let pool = common::pool(root, config);
+    let store = std::path::Path::new("shop/store.py");
+    let refresh = Position::new(26, 8);
+    let warm = pool.references(store, refresh, false).await.unwrap();
+    assert!(!warm.value.is_empty());
+    let pid = pool
+        .status()
+        .into_iter()
+        .find(|s| s.language == "py")
+        .and_then(|s| s.pid)
+        .expect("pyright runs");
+
+    signal_group("-STOP", pid);
+    let frozen = pool
+        .within(
+            navmap_lsp::Deadline::Normal,
+            pool.references(store, refresh, false),
+        )
+        .await;
+    signal_group("-CONT", pid);
+    assert!(
+        matches!(frozen, Err(navmap_lsp::LspError::Timeout { .. })),
+        "{frozen:?}"
+    );
+
+    let limit = pool.config().method_failures;
+    let mut errors = Vec::new();
+    let mut answer = None;
+    for _ in 0..limit {
+        match pool.references(store, refresh, false).await {
+            Ok(a) => {
+                answer = Some(a);
+                break;
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    eprintln!("errors before the answer: {errors:?}");
+    let answer = answer.unwrap_or_else(|| panic!("never answered again: {errors:?}"));
+    assert_eq!(answer.value.len(), warm.value.len(), "{answer:?}");
+    if !errors.is_empty() {
+        assert!(
+            answer.warnings.iter().any(|w| w.contains("restarted")),
+            "{:?}",
+            answer.warnings
+        );
+        let new_pid = pool
+            .status()
+            .into_iter()
+            .find(|s| s.language == "py")
+            .and_then(|s| s.pid);
+        assert_ne!(new_pid, Some(pid), "a fresh process answered");
+    }
+    pool.shutdown_all().await;
+}

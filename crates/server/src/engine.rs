@@ -122,16 +122,23 @@ impl Engine {
         let ctx = self.ctx.clone();
         let mut task = AbortOnDrop(tokio::spawn(async move {
             let mut args = args;
-            // A `symbol` becomes the `nodeId` it names; the answer says which it chose.
-            let result = match crate::tools::symbol::resolve_symbol_arg(&ctx, &mut args).await {
-                Ok(chosen) => tool.call(&ctx, args).await.map(|mut p| {
-                    if let Some(c) = chosen {
-                        c.annotate(&mut p.data, "nodeId");
+            let deadline = tool.deadline();
+            // One deadline for every language-server request of the call.
+            let result = ctx
+                .lsp
+                .within(deadline, async {
+                    // A `symbol` becomes the `nodeId` it names; the answer says which it chose.
+                    match crate::tools::symbol::resolve_symbol_arg(&ctx, &mut args).await {
+                        Ok(chosen) => tool.call(&ctx, args).await.map(|mut p| {
+                            if let Some(c) = chosen {
+                                c.annotate(&mut p.data, "nodeId");
+                            }
+                            p.given(given)
+                        }),
+                        Err(e) => Err(e),
                     }
-                    p.given(given)
-                }),
-                Err(e) => Err(e),
-            };
+                })
+                .await;
             let request = Request {
                 budget,
                 cursor: cursor.as_ref(),

@@ -671,3 +671,132 @@ async fn javascript_fixture_through_mcp_shares_the_typescript_server() {
     let pid = server_pid(&c, "js").await;
     close_and_check_no_orphans(c, pid).await;
 }
+
+/// A frozen server costs one documented deadline per call, not one per question: a
+/// `nodeId`'s outline and the tool's own query share it (they used to stack, 15 s + 30 s
+/// for nav_references). Order with a margin: the answer comes before a second deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_by_node_id_to_a_frozen_server_ends_within_one_deadline() {
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    std::fs::write(root.join("m.py"), "def alpha():\n    return 1\n").unwrap();
+    let mut env = fake_env(
+        &state,
+        &[(
+            "FAKE_LSP_HANG_METHODS",
+            "textDocument/documentSymbol,textDocument/definition,textDocument/references",
+        )],
+    );
+    env.push(("NAVMAP_LSP_TIMEOUT_MS", "3000".into()));
+    env.push(("NAVMAP_LSP_LONG_TIMEOUT_MS", "3000".into()));
+    let c = client(&root, &env).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    for tool in ["nav_definition", "nav_references"] {
+        let t0 = std::time::Instant::now();
+        let e = call(&c, tool, json!({"nodeId": "py:m.py#alpha"})).await;
+        let took = t0.elapsed();
+        assert_eq!(err_code(&e), "LSP_TIMEOUT", "{tool}: {e}");
+        assert!(
+            took < Duration::from_millis(2 * 3000),
+            "{tool} took {took:?}: the outline and the query each had their own deadline"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+/// A server that cannot load its project (the fake says what gopls says when go.mod needs
+/// a newer Go; the Go manifest's `[[lsp.failure_hints]]` knows the words) answers the
+/// first call with the map's answer, marked, after its failure; the next calls are
+/// answered from that state without asking it again, much sooner than the failure took.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    std::fs::write(root.join("go.mod"), "module example.com/m\n\ngo 1.99.0\n").unwrap();
+    std::fs::write(
+        root.join("m.go"),
+        "package m\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int {\n\treturn Alpha()\n}\n",
+    )
+    .unwrap();
+    let mut env = fake_env(
+        &state,
+        &[
+            (
+                "FAKE_LSP_LOAD_ERROR",
+                "go: go.mod requires go >= 1.99.0 (running go 1.19.8; GOTOOLCHAIN=local)",
+            ),
+            ("FAKE_LSP_LOAD_ERROR_MS", "2000"),
+        ],
+    );
+    env.push(("NAVMAP_LSP_GO", fake_lsp().display().to_string()));
+    let c = client(&root, &env).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let refs = json!({"file": "m.go", "line": 3, "col": 7});
+    let t0 = std::time::Instant::now();
+    let first = call(&c, "nav_references", refs.clone()).await;
+    let slow = t0.elapsed();
+    let t1 = std::time::Instant::now();
+    let second = call(&c, "nav_references", refs).await;
+    let fast = t1.elapsed();
+    for r in [&first, &second] {
+        let data = ok(r);
+        assert_eq!(data["source"], "fallback-map", "{r}");
+        assert_eq!(data["complete"], false, "{r}");
+        assert_eq!(data["lspError"]["code"], "LSP_FAILED", "{r}");
+        assert!(
+            data["lspError"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("newer Go"),
+            "{r}"
+        );
+        // Beta's call of Alpha, from the map's edges.
+        assert_eq!(
+            data["locations"],
+            json!([{"file": "m.go", "at": ["6:9 return Alpha()"]}]),
+            "{r}"
+        );
+        assert!(common::warned(r, "fallback-map"), "{r}");
+    }
+    // Asked once; the second answer came from the state, well before the failure's time.
+    let asked = std::fs::read_to_string(state.join("log")).unwrap();
+    assert_eq!(asked.matches("load error").count(), 1, "{asked}");
+    assert!(fast < slow, "second {fast:?}, first {slow:?}");
+    // A definition from the use site: the map's node.
+    let d = call(
+        &c,
+        "nav_definition",
+        json!({"file": "m.go", "line": 6, "col": 9}),
+    )
+    .await;
+    let data = ok(&d);
+    assert_eq!(data["source"], "fallback-map", "{d}");
+    assert_eq!(
+        data["locations"],
+        json!([{"file": "m.go", "at": ["3:6 func Alpha() int { return 1 }"]}]),
+        "{d}"
+    );
+    // The state shows in map_status.
+    let st = call(&c, "map_status", json!({})).await;
+    assert_eq!(ok(&st)["lsp"]["go"]["state"], "failed", "{st}");
+    c.cancel().await.unwrap();
+}
+
+/// `resolve` says "renamed, moved or deleted" only when the map shows it: a server whose
+/// outline lacks a symbol that the map, up to date for the file, has (jdtls after a failed
+/// import answers an empty outline) gets the map's position, unverified.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symbol_the_server_cannot_see_is_not_called_gone() {
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    // The fake's outline lists `fn NAME` lines only: it does not see `def alpha`.
+    std::fs::write(root.join("m.py"), "def alpha():\n    return 1\n").unwrap();
+    let c = client(&root, &fake_env(&state, &[])).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let r = call(&c, "resolve", json!({"nodeId": "py:m.py#alpha"})).await;
+    let data = ok(&r);
+    assert_eq!(data["verified"], false, "{r}");
+    assert_eq!(data["location"]["line"], 1, "{r}");
+    assert!(common::warned(&r, "does not see it"), "{r}");
+    c.cancel().await.unwrap();
+}

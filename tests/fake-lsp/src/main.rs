@@ -18,6 +18,9 @@
 //! | `FAKE_LSP_COLD_MS=N` | for N ms after `initialized`, answer `[]` to definition, references and workspace symbols, reporting no progress (like pyright before its program is loaded) |
 //! | `FAKE_LSP_DIAGNOSTICS=1` | publish (empty) diagnostics for each opened or changed document, once no longer cold |
 //! | `FAKE_LSP_GARBAGE=1` | print non-protocol lines to stdout before serving and while initializing |
+//! | `FAKE_LSP_HANG_METHODS=m1,m2` | these methods (`textDocument/references`, `textDocument/documentSymbol`, …) never answer |
+//! | `FAKE_LSP_WEDGE=method` | the first process answers `method` with an internal error (-32603, "this._token.cancel is not a function", as pyright after a cancel); later ones answer |
+//! | `FAKE_LSP_LOAD_ERROR=text` | cannot load the project (as gopls on a module needing a newer Go): says `text` in a `window/showMessage` error and on stderr, and answers every query with an error `text` after `FAKE_LSP_LOAD_ERROR_MS` (default 0) |
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -77,6 +80,38 @@ impl Drop for CancelGuard {
             append("cancelled", self.method);
         }
     }
+}
+
+/// The faults a query method may have to show (`FAKE_LSP_HANG_METHODS`, `FAKE_LSP_WEDGE`,
+/// `FAKE_LSP_LOAD_ERROR`): an error to answer, or a hang.
+async fn fault(method: &str) -> Result<()> {
+    let hangs = std::env::var("FAKE_LSP_HANG_METHODS").unwrap_or_default();
+    if hangs.split(',').any(|m| m.trim() == method) {
+        append("log", &format!("hang {method}"));
+        let _guard = CancelGuard {
+            method: "hang",
+            done: false,
+        };
+        std::future::pending::<()>().await;
+    }
+    if std::env::var("FAKE_LSP_WEDGE").is_ok_and(|m| m == method) && count("starts") <= 1 {
+        append("log", &format!("wedged {method}"));
+        return Err(tower_lsp::jsonrpc::Error {
+            code: tower_lsp::jsonrpc::ErrorCode::InternalError,
+            message: "Request textDocument/references failed with message: this._token.cancel is not a function".into(),
+            data: None,
+        });
+    }
+    if let Ok(text) = std::env::var("FAKE_LSP_LOAD_ERROR") {
+        append("log", &format!("load error {method}"));
+        tokio::time::sleep(Duration::from_millis(env_num("FAKE_LSP_LOAD_ERROR_MS"))).await;
+        return Err(tower_lsp::jsonrpc::Error {
+            code: tower_lsp::jsonrpc::ErrorCode::InternalError,
+            message: format!("no package metadata for file: {text}").into(),
+            data: None,
+        });
+    }
+    Ok(())
 }
 
 struct Backend {
@@ -194,6 +229,10 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         append("log", "initialized");
+        if let Ok(text) = std::env::var("FAKE_LSP_LOAD_ERROR") {
+            eprintln!("fake-lsp: {text}");
+            self.client.show_message(MessageType::ERROR, text).await;
+        }
         let cold = env_num("FAKE_LSP_COLD_MS");
         if cold > 0 {
             *self.cold_until.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -271,6 +310,7 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         append("log", "definition");
+        fault("textDocument/definition").await?;
         let crash_times = env_num("FAKE_LSP_CRASH_TIMES") as usize;
         if crash_times > 0 && count("crashes") < crash_times {
             append("crashes", "crash");
@@ -302,6 +342,8 @@ impl LanguageServer for Backend {
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        append("log", "references");
+        fault("textDocument/references").await?;
         if self.cold() {
             return Ok(Some(Vec::new()));
         }
@@ -323,6 +365,7 @@ impl LanguageServer for Backend {
         params: WorkspaceSymbolParams,
     ) -> Result<Option<Vec<SymbolInformation>>> {
         append("log", "workspace/symbol");
+        fault("workspace/symbol").await?;
         if self.cold() {
             return Ok(Some(Vec::new()));
         }
@@ -362,6 +405,7 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        fault("textDocument/hover").await?;
         Ok(self
             .word(&params.text_document_position_params)
             .await
@@ -378,6 +422,8 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
+        append("log", "documentSymbol");
+        fault("textDocument/documentSymbol").await?;
         let docs = self.docs.read().await;
         let Some(text) = docs.get(&params.text_document.uri) else {
             return Ok(None);
@@ -428,6 +474,7 @@ impl LanguageServer for Backend {
         &self,
         params: CallHierarchyPrepareParams,
     ) -> Result<Option<Vec<CallHierarchyItem>>> {
+        fault("textDocument/prepareCallHierarchy").await?;
         let pos = &params.text_document_position_params;
         let Some((word, _)) = self.word(pos).await else {
             return Ok(None);
@@ -456,6 +503,7 @@ impl LanguageServer for Backend {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     append("log", "start");
+    append("starts", "start");
     let stderr_bytes = env_num("FAKE_LSP_STDERR_BYTES");
     if stderr_bytes > 0 {
         let line = format!("{}\n", "fake-lsp log line ".repeat(6));

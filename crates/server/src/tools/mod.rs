@@ -109,6 +109,12 @@ pub trait Tool: Send + Sync + 'static {
     fn read_only(&self) -> bool {
         true
     }
+    /// The deadline of the whole call for the language servers it asks (docs/lsp.md):
+    /// every request of the call shares it (`LspPool::within`). References, workspace
+    /// symbols and call hierarchy have the long one.
+    fn deadline(&self) -> navmap_lsp::Deadline {
+        navmap_lsp::Deadline::Normal
+    }
     /// Answers one validated call. Panics are caught and become `INTERNAL`.
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a>;
 }

@@ -66,6 +66,10 @@ impl Tool for NavCallHierarchy {
         "nav_callHierarchy"
     }
 
+    fn deadline(&self) -> navmap_lsp::Deadline {
+        navmap_lsp::Deadline::Long
+    }
+
     fn description(&self) -> &'static str {
         "Drill: callers (incoming) or callees (outgoing), depth 1–3 (live, else a marked fallback)."
     }
@@ -114,7 +118,7 @@ impl Tool for NavCallHierarchy {
                 Some(Err(LspError::NoCapability { .. })) => {
                     return run.fallback(&t, incoming, depth).await;
                 }
-                Some(Err(e @ LspError::Unavailable { .. })) => {
+                Some(Err(e @ (LspError::Unavailable { .. } | LspError::CannotServe { .. }))) => {
                     let why = lsp_error(e, &lang, None);
                     return Ok(run.without_server(&t, incoming, depth, why).await);
                 }

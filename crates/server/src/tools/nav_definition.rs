@@ -9,8 +9,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::json;
 
 use super::nav_common::{
-    Anchors, Target, content_generation, externals_last, group_by_file, lsp_error, mark_incomplete,
-    symbol_not_found,
+    Anchors, MapFallback, Target, content_generation, externals_last, group_by_file,
+    mark_incomplete, or_map_answer, symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -39,11 +39,10 @@ impl Tool for NavDefinition {
                 Ok(n) => n,
                 Err(e) => return Err(symbol_not_found(ctx, &t, e).await),
             };
-            let answer = ctx
-                .lsp
-                .definition(&t.abs, t.pos)
-                .await
-                .map_err(|e| lsp_error(e, t.lang.id(), None))?;
+            let answer = match ctx.lsp.definition(&t.abs, t.pos).await {
+                Ok(a) => a,
+                Err(e) => return or_map_answer(ctx, &t, e, MapFallback::Definition).await,
+            };
             let mut anchors = Anchors::new(ctx);
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             externals_last(&mut locations);

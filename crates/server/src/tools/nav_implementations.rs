@@ -10,8 +10,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::json;
 
 use super::nav_common::{
-    Anchors, Fallback, Target, by_place_file_line, content_generation, group_by_file, lsp_error,
-    mark_incomplete, symbol_not_found,
+    Anchors, Fallback, MapFallback, Target, by_place_file_line, content_generation, group_by_file,
+    lsp_error, mark_incomplete, or_map_answer, symbol_not_found,
 };
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -41,11 +41,13 @@ impl Tool for NavImplementations {
             if let Err(e) = t.require_word() {
                 return Err(symbol_not_found(ctx, &t, e).await);
             }
-            let answer = ctx
-                .lsp
-                .implementation(&t.abs, t.pos)
-                .await
-                .map_err(|e| lsp_error(e, t.lang.id(), Some(Fallback { hint: HINT })))?;
+            let answer = match ctx.lsp.implementation(&t.abs, t.pos).await {
+                Ok(a) => a,
+                Err(e @ navmap_lsp::LspError::CannotServe { .. }) => {
+                    return or_map_answer(ctx, &t, e, MapFallback::Implementations).await;
+                }
+                Err(e) => return Err(lsp_error(e, t.lang.id(), Some(Fallback { hint: HINT }))),
+            };
             let mut anchors = Anchors::new(ctx);
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             locations.sort_by(by_place_file_line);

@@ -19,9 +19,9 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
 use super::nav_common::{
-    Anchors, Target, by_place_file_line, content_generation, group_by_file, is_external,
-    is_test_item, lsp_error, mark_incomplete, nav_narrowing, position_params, symbol_not_found,
-    where_they_are,
+    Anchors, MapFallback, Target, by_place_file_line, content_generation, group_by_file,
+    is_external, is_test_item, mark_incomplete, nav_narrowing, or_map_answer, position_params,
+    symbol_not_found, where_they_are,
 };
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
@@ -70,6 +70,10 @@ impl Tool for NavReferences {
         "nav_references"
     }
 
+    fn deadline(&self) -> navmap_lsp::Deadline {
+        navmap_lsp::Deadline::Long
+    }
+
     fn description(&self) -> &'static str {
         "Drill: all references to the symbol (live), by file then line."
     }
@@ -98,11 +102,10 @@ impl Tool for NavReferences {
             }
             let include = args.opt_bool("includeDeclaration").unwrap_or(false);
             let exclude_tests = args.opt_bool("excludeTests").unwrap_or(false);
-            let answer = ctx
-                .lsp
-                .references(&t.abs, t.pos, include)
-                .await
-                .map_err(|e| lsp_error(e, t.lang.id(), None))?;
+            let answer = match ctx.lsp.references(&t.abs, t.pos, include).await {
+                Ok(a) => a,
+                Err(e) => return or_map_answer(ctx, &t, e, MapFallback::References).await,
+            };
             let mut anchors = Anchors::new(ctx);
             let before = answer.value.len();
             let all: Vec<Value> = answer.value.iter().map(|l| anchors.location(l)).collect();

@@ -45,6 +45,10 @@ impl Tool for NavWorkspaceSymbols {
         "nav_workspaceSymbols"
     }
 
+    fn deadline(&self) -> navmap_lsp::Deadline {
+        navmap_lsp::Deadline::Long
+    }
+
     fn description(&self) -> &'static str {
         "Drill: live symbol search over all the root's servers; slower than map_search, but current."
     }
@@ -96,6 +100,23 @@ impl Tool for NavWorkspaceSymbols {
                                 .map_or(lang.as_str(), |l| l.id());
                             v["language"] = Value::from(file_lang);
                             results.push((match_rank(&s.name, &query), v));
+                        }
+                    }
+                    Err(LspError::CannotServe { reason, .. }) => {
+                        // The server cannot serve this project: the map's symbols of
+                        // its language stand in, marked (`source: "fallback-map"`).
+                        complete = false;
+                        let hits = map_symbols(ctx, &query, &lang, limit).await;
+                        warnings.push(format!(
+                            "{lang}: the language server cannot serve this project: {reason} — {} of its symbols come from the map instead (fallback-map; map_search).",
+                            hits.len()
+                        ));
+                        if !hits.is_empty() {
+                            answered.push(lang.clone());
+                        }
+                        for v in hits {
+                            let rank = match_rank(v["name"].as_str().unwrap_or(""), &query);
+                            results.push((rank, v));
                         }
                     }
                     Err(e) => {
@@ -181,4 +202,44 @@ impl Tool for NavWorkspaceSymbols {
             Ok(warnings.into_iter().fold(payload, Payload::warn))
         })
     }
+}
+
+/// The map's definitions matching `query` in files of language `lang`, shaped like the
+/// live results and marked `source: "fallback-map"`. Empty when the map cannot answer.
+async fn map_symbols(
+    ctx: &Arc<ServerContext>,
+    query: &str,
+    lang: &str,
+    limit: usize,
+) -> Vec<Value> {
+    let q = query.to_string();
+    let found =
+        super::map_common::with_map(ctx, "query", move |map| map.search(&q, None, 100)).await;
+    let Ok(found) = found else {
+        return Vec::new();
+    };
+    found
+        .results
+        .into_iter()
+        .filter(|h| h.node.kind != navmap_map::NodeKind::File)
+        .filter_map(|h| {
+            let file = h.node.file.clone()?;
+            let of_lang = ctx
+                .languages
+                .for_path(&file)
+                .is_some_and(|l| l.id() == lang);
+            of_lang.then(|| {
+                json!({
+                    "file": file,
+                    "name": h.node.name,
+                    "kind": h.node.kind.as_str(),
+                    "line": h.node.line.unwrap_or(1),
+                    "col": h.node.col.unwrap_or(1),
+                    "language": lang,
+                    "source": "fallback-map",
+                })
+            })
+        })
+        .take(limit)
+        .collect()
 }

@@ -190,6 +190,7 @@ fn no_server_now(e: &LspError) -> bool {
             | LspError::Unavailable { .. }
             | LspError::NotReady { .. }
             | LspError::Failed { .. }
+            | LspError::CannotServe { .. }
             | LspError::Timeout { .. }
             | LspError::NoCapability { .. }
     )
@@ -369,6 +370,26 @@ pub async fn resolve_node(
         outline::Found::Exact(e) => (e, false),
         outline::Found::Relocated(e) => (e, true),
         outline::Found::Missing => {
+            // "Renamed, moved or deleted" only when the map shows it: a map that is up to
+            // date for this file and still has the symbol says the server is the one
+            // that does not see it (jdtls after a failed import answers an empty outline).
+            let map = ctx.map.clone();
+            let file = rel.clone();
+            let unchanged = !file_stale
+                && tokio::task::spawn_blocking(move || map.changed_on_disk(Some(&[file])))
+                    .await
+                    .is_ok_and(|r| r.is_ok_and(|changed| changed.is_empty()));
+            if let Some(v) = said.node().filter(|_| unchanged) {
+                let mut why = String::new();
+                if !answer.warnings.is_empty() {
+                    why = format!(" (it said: {})", answer.warnings.join("; "));
+                }
+                let note = format!(
+                    "The language server's outline of {rel} lacks {qualified}, but the map, up to date for this file, has it at line {}: the server does not see it{why}. The map's position is used.",
+                    v.line.unwrap_or(1)
+                );
+                return Ok(at_map_position(base, v, note));
+            }
             let mut e = symbol_missing(id, &rel, &qualified, &entries, &chain, in_map);
             if !answer.warnings.is_empty() {
                 e = e.with_extra("serverWarnings", answer.warnings.clone());

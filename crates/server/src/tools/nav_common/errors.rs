@@ -101,6 +101,14 @@ pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolE
             .with_extra("language", lang)
             .with_extra("stderrTail", tail)
         }
+        LspError::CannotServe { reason, evidence } => ToolError::new(
+            ErrorCode::LspFailed,
+            format!("the {lang} language server cannot serve this project: {reason}"),
+            "Fix what the message names, then ask again; until then map_* tools answer, and nav tools that can answer from the map do (source: fallback-map).",
+        )
+        .with_extra("language", lang)
+        .with_extra("cannotServe", true)
+        .with_extra("stderrTail", evidence),
         LspError::Timeout { method, after } => ToolError::new(
             ErrorCode::LspTimeout,
             format!(
