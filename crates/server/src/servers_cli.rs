@@ -141,6 +141,8 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             let tools: Vec<&str> = [
                 (!recipe.npm.is_empty(), "npm"),
                 (!recipe.pip.is_empty(), "python3 (pip)"),
+                (!recipe.go.is_empty(), "go"),
+                (!recipe.cargo.is_empty(), "cargo"),
                 (!recipe.rustup.is_empty(), "rustup"),
                 (!recipe.apt.is_empty(), "apt-get as root"),
             ]
@@ -167,7 +169,11 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             continue;
         }
         done.push(plan.commands.clone());
-        if runnable(&search) && plan.source != "npm" && plan.source != "pip" {
+        // Installs into the data dir always run (a re-run is quick: npm and pip find the
+        // packages up to date, cargo its crate installed, go its build cached), so that a
+        // recipe's new version replaces the old one.
+        let into_data_dir = matches!(plan.source, "npm" | "pip" | "go" | "cargo");
+        if runnable(&search) && !into_data_dir {
             // System packages already there: nothing to do.
             outln!("{id}: {program} already installed");
             continue;
