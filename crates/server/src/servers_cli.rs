@@ -63,11 +63,20 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
         Some(d) => outln!("data dir: {}", d.display()),
         None => outln!("data dir: none (set NAVMAP_DATA_DIR or HOME)"),
     }
+    // Columns as wide as their longest entry, so that a long id or command does not push
+    // its row out of line.
+    let width = |k: &str| {
+        rows.iter()
+            .map(|r| r[k].as_str().unwrap_or("").chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (lw, cw) = (width("language"), width("command"));
     for r in &rows {
         let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
         if r["found"].is_null() {
             outln!(
-                "{:<4} {:<32} missing — install: {}",
+                "{:<lw$} {:<cw$} missing — install: {}",
                 s("language"),
                 s("command"),
                 s("install")
@@ -75,7 +84,7 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
         } else {
             let version = r["version"].as_str().unwrap_or("version unknown");
             outln!(
-                "{:<4} {:<32} {} ({}) · {version}",
+                "{:<lw$} {:<cw$} {} ({}) · {version}",
                 s("language"),
                 s("command"),
                 s("found"),
