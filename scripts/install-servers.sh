@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the language servers the live tests use with `navmap servers install`, into the
 # git-ignored .tools/ folder of this checkout (NAVMAP_DATA_DIR=.tools: npm packages in
-# .tools/npm, pip packages in the venv .tools/venv, apt packages system-wide when root,
+# .tools/npm, pip packages in the venv .tools/venv, Go programs built from the module proxy
+# in .tools/go, crates built by cargo in .tools/cargo, apt packages system-wide when root,
 # rustup components in the toolchain), then prints `navmap servers`.
 #
 # The servers the test command runs live: pyright (py), typescript-language-server (ts),
-# rust-analyzer (rs), gopls (go) and, once their languages are registered, clangd (c, cpp),
-# jdtls (java), intelephense (php), bash-language-server (sh). A language not in this
+# rust-analyzer (rs), gopls (go, built with the machine's Go), clangd (c, cpp), jdtls
+# (java), intelephense (php), bash-language-server (sh) and emmylua_ls (lua, built with
+# cargo). A language not in this
 # build's registry is left out; an install that fails is reported and makes the script
 # exit 1, so that CI stops before running tests against a missing server.
 set -uo pipefail
@@ -16,7 +18,7 @@ mkdir -p "$NAVMAP_DATA_DIR"
 cargo build -q -p navmap || exit 1
 navmap=target/debug/navmap
 
-want=(py ts rs go c cpp java php sh)
+want=(py ts rs go c cpp java php sh lua)
 known=$("$navmap" servers --json | python3 -c 'import json,sys; print(" ".join(s["language"] for s in json.load(sys.stdin)["servers"]))')
 langs=()
 for l in "${want[@]}"; do

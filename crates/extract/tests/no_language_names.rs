@@ -87,6 +87,19 @@ const ECOSYSTEM_WORDS: &[&str] = &[
 /// knowledge).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
+        "lsp/src/install.rs",
+        "go",
+        "`go` is the program of a package registry (`go install` from the Go module proxy), \
+         like `npm` and `pip`: it installs whichever server a manifest's `[lsp.install] go` \
+         names, and the data dir's `go/` folder holds what it writes",
+    ),
+    (
+        "server/src/servers_cli.rs",
+        "go",
+        "the name of the `go install` registry in `navmap servers install`'s messages, as \
+         `npm` and `pip` are",
+    ),
+    (
         "bench/src/tokens.rs",
         "node_modules",
         "the token bench reads a corpus (TypeScript's declaration files) from the npm packages \

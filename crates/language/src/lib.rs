@@ -151,6 +151,10 @@ pub struct OutlineRules {
     /// A word starting with this marker before a type's name is skipped (a lifetime `'a`).
     #[serde(default)]
     pub skipped_word_markers: Vec<String>,
+    /// Separators between a qualifier and a member in an entry's name, besides `.` and
+    /// `::` (`Type:method`): read as `.`.
+    #[serde(default)]
+    pub name_separators: Vec<String>,
 }
 
 impl OutlineRules {
@@ -172,6 +176,7 @@ impl OutlineRules {
                 &r.container_type_separators,
             );
             add(&mut out.type_prefixes, &r.type_prefixes);
+            add(&mut out.name_separators, &r.name_separators);
             add(&mut out.skipped_word_markers, &r.skipped_word_markers);
             out.parenthesized_receiver |= r.parenthesized_receiver;
         }
@@ -196,6 +201,14 @@ pub struct InstallRecipe {
     /// rustup components (`rustup component add`).
     #[serde(default)]
     pub rustup: Vec<String>,
+    /// Go packages with their version (`golang.org/x/tools/gopls@v0.23.0`), built with
+    /// `go install` from the Go module proxy into the data dir (`<data dir>/go/bin`).
+    #[serde(default)]
+    pub go: Vec<String>,
+    /// crates.io crates as `name@version`, built with `cargo install --locked` into the
+    /// data dir (`<data dir>/cargo/bin`).
+    #[serde(default)]
+    pub cargo: Vec<String>,
 }
 
 /// One language: manifest, grammars and queries.

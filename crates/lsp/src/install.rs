@@ -4,18 +4,25 @@
 //! Where packages go, so that [`crate::locate`] finds them without `PATH` edits:
 //! - npm: `npm install --prefix <data>/npm …` (programs in `<data>/npm/node_modules/.bin`);
 //! - pip: a virtual environment `<data>/venv` (programs in `<data>/venv/bin`);
+//! - go: `go install -modcacherw <module>@<version>` from the Go module proxy with
+//!   `GOPATH=<data>/go` and `GOCACHE=<data>/go/cache` (programs in `<data>/go/bin`; the
+//!   sources, the module cache and the build cache stay in the data dir too);
+//! - cargo: `cargo install --locked --root <data>/cargo <crate>@<version>` (programs in
+//!   `<data>/cargo/bin`; built in cargo's own temporary folder, which it removes);
 //! - rustup: `rustup component add …` (the toolchain's own bin directory, on `PATH`);
 //! - apt: `apt-get install -y …`, only when running as root (system directories, on `PATH`).
 //!
 //! The first registry of the recipe that is usable on this machine is used, in the order
-//! npm, pip, rustup, apt; a recipe may list several so that one of them works. The
-//! commands' output goes to stderr: stdout belongs to the caller's summary.
+//! npm, pip, go, cargo, rustup, apt; a recipe may list several so that one of them works.
+//! The commands' output goes to stderr: stdout belongs to the caller's summary. A variable
+//! a command needs is set through `env` in the command itself, so the printed command is
+//! the whole story.
 //!
 //! ```
 //! use navmap_language::InstallRecipe;
 //! use navmap_lsp::install::{plan, Machine};
 //! let recipe = InstallRecipe { npm: vec!["pyright".into()], ..Default::default() };
-//! let machine = Machine { npm: true, python: true, rustup: false, apt_root: false };
+//! let machine = Machine { npm: true, ..Machine::default() };
 //! let steps = plan(&recipe, "/data".as_ref(), &machine).unwrap();
 //! assert_eq!(steps.source, "npm");
 //! assert_eq!(steps.commands[0][0], "npm");
@@ -29,14 +36,21 @@ use navmap_language::InstallRecipe;
 
 /// Whether the recipe lists any package at all.
 pub fn has_packages(r: &InstallRecipe) -> bool {
-    !(r.npm.is_empty() && r.pip.is_empty() && r.apt.is_empty() && r.rustup.is_empty())
+    !(r.npm.is_empty()
+        && r.pip.is_empty()
+        && r.apt.is_empty()
+        && r.rustup.is_empty()
+        && r.go.is_empty()
+        && r.cargo.is_empty())
 }
 
 /// Which package tools this machine offers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Machine {
     pub npm: bool,
     pub python: bool,
+    pub go: bool,
+    pub cargo: bool,
     pub rustup: bool,
     /// `apt-get` is there and navmap runs as root.
     pub apt_root: bool,
@@ -55,6 +69,8 @@ impl Machine {
         Machine {
             npm: on_path("npm"),
             python: on_path("python3"),
+            go: on_path("go"),
+            cargo: on_path("cargo"),
             rustup: on_path("rustup"),
             apt_root: root && on_path("apt-get"),
         }
@@ -101,6 +117,42 @@ pub fn plan(recipe: &InstallRecipe, data: &Path, machine: &Machine) -> Option<Pl
         return Some(Plan {
             source: "pip",
             commands,
+        });
+    }
+    if !recipe.go.is_empty() && machine.go {
+        let mut cmd = vec![
+            s("env"),
+            format!("GOPATH={}", d("go")),
+            format!("GOBIN={}", d("go/bin")),
+            format!("GOCACHE={}", d("go/cache")),
+            s("go"),
+            s("install"),
+            // The module cache is read-only by default: the data dir could not be removed.
+            s("-modcacherw"),
+        ];
+        cmd.extend(recipe.go.iter().cloned());
+        return Some(Plan {
+            source: "go",
+            commands: vec![cmd],
+        });
+    }
+    if !recipe.cargo.is_empty() && machine.cargo {
+        // A CARGO_TARGET_DIR of the caller's would keep the build; without it cargo
+        // builds in a temporary folder and removes it.
+        let mut cmd = vec![
+            s("env"),
+            s("-u"),
+            s("CARGO_TARGET_DIR"),
+            s("cargo"),
+            s("install"),
+            s("--locked"),
+            s("--root"),
+            d("cargo"),
+        ];
+        cmd.extend(recipe.cargo.iter().cloned());
+        return Some(Plan {
+            source: "cargo",
+            commands: vec![cmd],
         });
     }
     if !recipe.rustup.is_empty() && machine.rustup {
@@ -220,6 +272,7 @@ mod tests {
             python,
             rustup,
             apt_root,
+            ..Machine::default()
         }
     }
 
@@ -229,7 +282,7 @@ mod tests {
             npm: vec![],
             pip: vec!["a-server".into(), "a-runtime".into()],
             apt: vec!["a-server".into()],
-            rustup: vec![],
+            ..Default::default()
         };
         let data = Path::new("/nonexistent-data");
         let p = plan(&r, data, &machine(true, true, true, true)).unwrap();
@@ -251,6 +304,69 @@ mod tests {
         assert_eq!(p.source, "apt");
         assert!(plan(&r, data, &machine(true, false, true, false)).is_none());
         assert!(!has_packages(&InstallRecipe::default()));
+    }
+
+    #[test]
+    fn go_and_cargo_build_into_the_data_dir() {
+        let r = InstallRecipe {
+            go: vec!["example.org/srv@v1.2.3".into()],
+            cargo: vec!["srv@1.2.3".into()],
+            apt: vec!["srv".into()],
+            ..Default::default()
+        };
+        let data = Path::new("/d");
+        let all = Machine {
+            go: true,
+            cargo: true,
+            apt_root: true,
+            ..Machine::default()
+        };
+        let p = plan(&r, data, &all).unwrap();
+        assert_eq!(p.source, "go");
+        assert_eq!(
+            p.commands,
+            [vec![
+                "env",
+                "GOPATH=/d/go",
+                "GOBIN=/d/go/bin",
+                "GOCACHE=/d/go/cache",
+                "go",
+                "install",
+                "-modcacherw",
+                "example.org/srv@v1.2.3"
+            ]]
+        );
+        // Every program the go and cargo installs write is in a searched directory.
+        let bins = crate::locate::data_bin_dirs(data);
+        assert!(bins.contains(&data.join("go/bin")));
+        assert!(bins.contains(&data.join("cargo/bin")));
+        let p = plan(&r, data, &Machine { go: false, ..all }).unwrap();
+        assert_eq!(p.source, "cargo");
+        assert_eq!(
+            p.commands,
+            [vec![
+                "env",
+                "-u",
+                "CARGO_TARGET_DIR",
+                "cargo",
+                "install",
+                "--locked",
+                "--root",
+                "/d/cargo",
+                "srv@1.2.3"
+            ]]
+        );
+        let p = plan(
+            &r,
+            data,
+            &Machine {
+                go: false,
+                cargo: false,
+                ..all
+            },
+        )
+        .unwrap();
+        assert_eq!(p.source, "apt");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! A server command's program (`pyright-langserver`, `gopls`) is looked for, in order:
 //! 1. navmap's own data directory, where `navmap servers install` puts servers
-//!    (`<data>/npm/node_modules/.bin`, `<data>/venv/bin`, `<data>/bin`);
+//!    (`<data>/npm/node_modules/.bin`, `<data>/venv/bin`, `<data>/go/bin`,
+//!    `<data>/cargo/bin`, `<data>/bin`);
 //! 2. the project's `node_modules/.bin` (servers a JavaScript project already depends on);
 //! 3. the `PATH` navmap was started with.
 //!
@@ -76,6 +77,8 @@ pub fn data_bin_dirs(data: &Path) -> Vec<PathBuf> {
     vec![
         data.join("npm/node_modules/.bin"),
         data.join("venv/bin"),
+        data.join("go/bin"),
+        data.join("cargo/bin"),
         data.join("bin"),
     ]
 }

@@ -1,5 +1,5 @@
 //! The command line: `navmap serve`, `navmap status`, `navmap call`, `navmap rebuild`,
-//! `navmap servers [install]`.
+//! `navmap servers [install]`, `navmap setup <client>`.
 //!
 //! Exit codes: 0 success; 1 a tool answered `ok:false`; 2 bad usage or an unusable root
 //! (one line on stderr). stdout carries only MCP frames (`serve`), the envelope (`call`,
@@ -81,6 +81,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Add navmap to an MCP client's configuration file (claude, codex, cursor, vscode,
+    /// gemini, windsurf), keeping its other entries; prints what it wrote.
+    Setup {
+        /// claude, codex, cursor, vscode, gemini or windsurf.
+        client: String,
+        /// project: the project's own file (default; Windsurf has none); user: the
+        /// user's file, for every project.
+        #[arg(long, value_name = "project|user")]
+        scope: Option<String>,
+        /// The project (default: the current directory). When given, the entry serves
+        /// it by `--root`; without it the client's working directory is served.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Print what would be written, write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -140,6 +157,17 @@ pub async fn run(cli: Cli) -> ExitCode {
         Command::Rebuild { root, full } => crate::rebuild_cli::rebuild(root, full).await,
         Command::Status { root, json } => status(root, json).await,
         Command::Call { tool, args, root } => call(root, &tool, &args).await,
+        Command::Setup {
+            client,
+            scope,
+            root,
+            dry_run,
+        } => Ok(crate::setup_cli::setup(&crate::setup_cli::SetupArgs {
+            client,
+            scope,
+            root,
+            dry_run,
+        })),
         Command::Servers { action, root, json } => Ok(match action {
             None => crate::servers_cli::list(root, json),
             Some(ServersAction::Install { langs }) => {

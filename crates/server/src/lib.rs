@@ -26,6 +26,7 @@
 //! ```
 
 pub mod cli;
+pub mod client_config;
 mod context;
 mod engine;
 mod frames;
@@ -35,6 +36,7 @@ pub mod mcp;
 mod paths;
 mod rebuild_cli;
 mod servers_cli;
+mod setup_cli;
 mod stdout;
 pub mod tools;
 

@@ -63,11 +63,20 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
         Some(d) => outln!("data dir: {}", d.display()),
         None => outln!("data dir: none (set NAVMAP_DATA_DIR or HOME)"),
     }
+    // Columns as wide as their longest entry, so that a long id or command does not push
+    // its row out of line.
+    let width = |k: &str| {
+        rows.iter()
+            .map(|r| r[k].as_str().unwrap_or("").chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (lw, cw) = (width("language"), width("command"));
     for r in &rows {
         let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
         if r["found"].is_null() {
             outln!(
-                "{:<4} {:<32} missing — install: {}",
+                "{:<lw$} {:<cw$} missing — install: {}",
                 s("language"),
                 s("command"),
                 s("install")
@@ -75,7 +84,7 @@ pub fn list(root: Option<PathBuf>, json: bool) -> ExitCode {
         } else {
             let version = r["version"].as_str().unwrap_or("version unknown");
             outln!(
-                "{:<4} {:<32} {} ({}) · {version}",
+                "{:<lw$} {:<cw$} {} ({}) · {version}",
                 s("language"),
                 s("command"),
                 s("found"),
@@ -141,6 +150,8 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             let tools: Vec<&str> = [
                 (!recipe.npm.is_empty(), "npm"),
                 (!recipe.pip.is_empty(), "python3 (pip)"),
+                (!recipe.go.is_empty(), "go"),
+                (!recipe.cargo.is_empty(), "cargo"),
                 (!recipe.rustup.is_empty(), "rustup"),
                 (!recipe.apt.is_empty(), "apt-get as root"),
             ]
@@ -167,7 +178,11 @@ pub fn install_servers(langs: &[String]) -> ExitCode {
             continue;
         }
         done.push(plan.commands.clone());
-        if runnable(&search) && plan.source != "npm" && plan.source != "pip" {
+        // Installs into the data dir always run (a re-run is quick: npm and pip find the
+        // packages up to date, cargo its crate installed, go its build cached), so that a
+        // recipe's new version replaces the old one.
+        let into_data_dir = matches!(plan.source, "npm" | "pip" | "go" | "cargo");
+        if runnable(&search) && !into_data_dir {
             // System packages already there: nothing to do.
             outln!("{id}: {program} already installed");
             continue;

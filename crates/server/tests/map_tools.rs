@@ -345,6 +345,13 @@ async fn map_tools_answer_the_fixture_questions() {
         }
         assert!(summary["files"].as_u64().unwrap() >= 5);
         assert_eq!(status["filesByLanguage"][case.dir], summary["files"]);
+        // The repository's languages only, not every grammar navmap carries.
+        assert_eq!(
+            status["languages"],
+            json!([case.dir]),
+            "{}: {status}",
+            case.dir
+        );
         assert!(status["builtAt"].as_str().unwrap().ends_with('Z'));
 
         // 2. Search by exact name and by a typo.

@@ -1,8 +1,8 @@
 //! `map_status {}`: what the map and the language servers are doing.
 //!
 //! Answers before (and without) a map: `built` false and zero counts until the first
-//! build lands. `languages` lists every language navmap knows; `filesByLanguage` what the
-//! map holds; `lsp` is `{<lang>: {state, command, detail}}` for the languages the
+//! build lands. `languages` lists the repository's languages once the map is built (every
+//! language navmap knows before that); `filesByLanguage` what the map holds; `lsp` is `{<lang>: {state, command, detail}}` for the languages the
 //! repository contains (every known language until the first build says which); `watching` is the file
 //! watcher's `{mode, detail, rebuilds, …}` (`crate::freshness`), with a warning when it is
 //! polling or stopped.
@@ -59,6 +59,13 @@ impl Tool for MapStatus {
                         || !matches!(v["state"].as_str(), Some("unspawned" | "unavailable"))
                 });
             }
+            // The repository's languages, not every grammar navmap carries (an agent asks
+            // "what is this repository written in").
+            let languages: Vec<String> = if st.built {
+                st.languages.keys().map(|k| k.to_string()).collect()
+            } else {
+                ctx.languages.ids().iter().map(|k| k.to_string()).collect()
+            };
             let mut payload = Payload::new(json!({
                 "built": st.built,
                 "building": st.building,
@@ -74,7 +81,7 @@ impl Tool for MapStatus {
                 "skipped": skipped,
                 "filesWithErrors": st.files_with_errors,
                 "watching": watching,
-                "languages": ctx.languages.ids(),
+                "languages": languages,
                 "filesByLanguage": st.languages,
                 "lsp": lsp,
             }));

@@ -130,7 +130,14 @@ fn name_segments_with(raw: &str, rules: &OutlineRules) -> (Vec<String>, bool) {
             return (out, false);
         }
     }
-    let plain = plain_segments(s);
+    // `Type:method` (a manifest's `name_separators`) reads as `Type.method`; only in the
+    // name itself, before any parameter list or type annotation.
+    let head_end = s.find(['(', '<', '[', ' ', '\t']).unwrap_or(s.len());
+    let mut head = s[..head_end].to_string();
+    for sep in &rules.name_separators {
+        head = head.replace(sep.as_str(), ".");
+    }
+    let plain = plain_segments(&head);
     if plain.is_empty() {
         (vec![s.to_string()], false)
     } else {
@@ -447,7 +454,13 @@ mod tests {
             parenthesized_receiver: true,
             type_prefixes: vec!["^".into()],
             skipped_word_markers: vec![],
+            name_separators: vec![":".into()],
         };
+        assert_eq!(
+            name_segments_with("Box:open(a: int)", &toy).0,
+            ["Box", "open"]
+        );
+        assert_eq!(name_segments_with("Box:open", &none).0, ["Box:open"]);
         assert_eq!(
             name_segments_with("extend Shape onto ^Box", &toy),
             (vec!["Box".into()], true)
