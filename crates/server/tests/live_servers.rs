@@ -449,6 +449,7 @@ async fn jdtls_imports_the_fixtures_maven_build() {
     if !common::require("jdtls", true) {
         return;
     }
+    let _turn = ONE_JDTLS.lock().await;
     let dir = fixture("java");
     std::fs::remove_file(dir.path().join(".project")).unwrap();
     std::fs::remove_file(dir.path().join(".classpath")).unwrap();
