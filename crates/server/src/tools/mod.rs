@@ -86,6 +86,7 @@ mod nav_type;
 mod nav_workspace_symbols;
 mod resolve;
 pub(crate) mod symbol;
+mod unlinked;
 
 pub use args::{Args, Param, Params};
 
