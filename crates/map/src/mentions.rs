@@ -8,13 +8,15 @@
 //! what is left, minus what is provably something else. The rule (docs/answers.md,
 //! "Unlinked mentions"):
 //!
-//! - **linked**: the mention's enclosing definition (the file node for an import) has an
-//!   edge of the mention's kind to the target (calls for a call, extends/implements for a
-//!   base, references for a type use, imports for an imported name, any for a value);
+//! - **linked**: the mention's enclosing definition has an edge of the mention's kind to
+//!   the target (calls for a call, extends/implements for a base, references for a type
+//!   use, any for a value); an imported name, when the import resolved to the target's file
+//!   or a use in the importing file resolved to the target;
 //! - **excluded**, provably something else:
-//!   1. *linked elsewhere*: the same enclosing definition has a non-candidate edge to
-//!      another definition of that name from a use with the same qualifier (`x.get()`
-//!      resolved to `Cache.get` is not a use of `Store.get`);
+//!   1. *linked elsewhere*: the same enclosing definition has a non-candidate edge at that
+//!      line to another definition of that name, and the mentions there with the same
+//!      qualifier go with it (`x.get()` resolved to `Cache.get` is not a use of
+//!      `Store.get`); for an import, a use in the file resolved for sure elsewhere;
 //!   2. *a receiver of a known other type*: the qualifier is a name bound to a type
 //!      (`s: Cache`, `s = Cache()`) that is not the target's type nor one of its subtypes
 //!      (for a function outside any type: any type);

@@ -249,3 +249,32 @@ async fn the_unlinked_tier_is_cut_and_paged_like_any_list() {
     assert!(!groups2.is_empty(), "{env2}");
     assert_ne!(tier(d)[0], groups2[0], "the next page moves on: {env2}");
 }
+
+#[tokio::test]
+async fn a_reindexed_file_replaces_its_mentions() {
+    let dir = project();
+    let c = serve_built(dir.path()).await;
+    let args = json!({"nodeId": "py:shop/store.py#Store.refresh", "direction": "in"});
+    assert_eq!(
+        ok(&call(&c, "map_neighbors", args.clone()).await)["unlinkedTotal"],
+        2
+    );
+    // The untyped call becomes a typed one; the reflective call goes.
+    let edited = SWEEP
+        .replace(
+            "def sweep(s):",
+            "from shop.store import Store\n\n\ndef sweep(s: Store):",
+        )
+        .replace("    getattr(obj, \"refresh\")()\n", "    return obj\n");
+    std::fs::write(dir.path().join("jobs/sweep.py"), edited).unwrap();
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let env = call(&c, "map_neighbors", args).await;
+    let d = ok(&env);
+    assert!(
+        neighbor_names(d).iter().any(|n| n.contains("sweep")),
+        "the typed call is linked now: {d}"
+    );
+    for key in ["unlinked", "unlinkedTotal", "complete"] {
+        assert!(d.get(key).is_none(), "{key} after the edit: {d}");
+    }
+}
