@@ -72,6 +72,6 @@ pub fn extract(refs: &[Match], imports: &[Match], source: &str, defs: &Defs) -> 
         }
     }
     let mut out: Vec<MentionFact> = found.into_values().collect();
-    out.sort_by(|a, b| (a.line, a.col).cmp(&(b.line, b.col)));
+    out.sort_by_key(|m| (m.line, m.col));
     out
 }

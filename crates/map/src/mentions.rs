@@ -22,7 +22,8 @@
 //!      (for a function outside any type: any type);
 //!   3. *a local binding*: a bare name bound inside the enclosing function;
 //!   4. *another package's name*: an import from an external module.
-//!   (Definitions of other symbols are never mentions: extraction leaves them out.)
+//!
+//!   Definitions of other symbols are never mentions: extraction leaves them out.
 //! - **unlinked**: the rest.
 
 use std::collections::HashSet;
