@@ -29,7 +29,7 @@
 use std::collections::HashSet;
 
 use crate::model::{Ix, MentionKind, Model, Sym, Target, is_function_like, is_type_like};
-use crate::types::{MentionCheck, UnlinkedMention};
+use crate::types::{MentionCheck, MentionSite};
 use crate::{Confidence, EdgeKind, State};
 
 /// One occurrence to check, whether it came from a ref or a mention.
@@ -86,8 +86,17 @@ impl State {
                     Some(to) => import_linked(m, fix, to, target),
                     None => linked(m, o, target),
                 };
+                let from = m.n(o.from);
+                let site = MentionSite {
+                    file: f.path.to_string(),
+                    line: o.line + 1,
+                    col: o.col + 1,
+                    kind: o.kind,
+                    enclosing: from.is_def().then(|| from.id.to_string()),
+                };
                 if linked {
                     out.linked += 1;
+                    out.linked_sites.push(site);
                     continue;
                 }
                 let excluded = elsewhere.contains(&(o.from, o.qualifier))
@@ -98,21 +107,14 @@ impl State {
                     out.excluded += 1;
                     continue;
                 }
-                let from = m.n(o.from);
-                out.unlinked.push(UnlinkedMention {
-                    file: f.path.to_string(),
-                    line: o.line + 1,
-                    col: o.col + 1,
-                    kind: o.kind,
-                    enclosing: from.is_def().then(|| from.id.to_string()),
-                });
+                out.unlinked.push(site);
             }
         }
         // Ranked: the target's own directory first (nearest code is likeliest to use it),
         // then calls before other kinds, then by file and position.
         out.unlinked.sort_by(|a, b| {
-            let near = |u: &UnlinkedMention| crate::model::parent_dir(&u.file) != target_dir;
-            let kind = |u: &UnlinkedMention| u.kind != "call";
+            let near = |u: &MentionSite| crate::model::parent_dir(&u.file) != target_dir;
+            let kind = |u: &MentionSite| u.kind != "call";
             (near(a), kind(a), &a.file, a.line, a.col).cmp(&(
                 near(b),
                 kind(b),

@@ -352,9 +352,9 @@ pub struct SymbolMatches {
     pub nearest: Vec<String>,
 }
 
-/// A mention of a symbol's name that no edge links to it (see [`MentionCheck`]).
+/// Where a symbol's name is mentioned (see [`MentionCheck`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnlinkedMention {
+pub struct MentionSite {
     /// Root-relative file.
     pub file: String,
     /// 1-based line and UTF-16 column of the name.
@@ -371,8 +371,10 @@ pub struct UnlinkedMention {
 pub struct MentionCheck {
     /// Mentions an edge links to the node.
     pub linked: usize,
+    /// Where they are, by file and position.
+    pub linked_sites: Vec<MentionSite>,
     /// Mentions provably of something else (the rule in docs/answers.md).
     pub excluded: usize,
     /// The rest, ranked: the node's own directory first, calls first, then by position.
-    pub unlinked: Vec<UnlinkedMention>,
+    pub unlinked: Vec<MentionSite>,
 }

@@ -278,3 +278,64 @@ async fn a_reindexed_file_replaces_its_mentions() {
         assert!(d.get(key).is_none(), "{key} after the edit: {d}");
     }
 }
+
+/// Issue 16 item 3: a project whose pyright configuration includes only `src/`. pyright's
+/// references leave out `tests/`; the answer says so, lists the map's mentions there as
+/// `unverified` and names the configuration as the cause.
+#[tokio::test]
+async fn nav_references_names_the_files_pyright_does_not_see() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    for (path, text) in [
+        ("pyproject.toml", "[tool.pyright]\ninclude = [\"src\"]\n"),
+        ("src/shop/__init__.py", ""),
+        ("src/shop/store.py", STORE),
+        ("src/shop/api.py", API),
+        (
+            "tests/test_store.py",
+            "from shop.store import Store\n\n\ndef test_refresh():\n    s = Store()\n    assert s.refresh() == 1\n",
+        ),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let c = serve_built(root).await;
+    let env = call(
+        &c,
+        "nav_references",
+        json!({"nodeId": "py:src/shop/store.py#Store.refresh"}),
+    )
+    .await;
+    let d = ok(&env);
+    let files: Vec<&str> = d["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["file"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"src/shop/api.py"), "{env}");
+    assert!(
+        !files.contains(&"tests/test_store.py"),
+        "pyright sees tests/ after all: {env}"
+    );
+    let unverified = d["unverified"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{env}"));
+    assert_eq!(unverified.len(), 1, "{env}");
+    assert_eq!(unverified[0]["file"], "tests/test_store.py", "{env}");
+    assert_eq!(unverified[0]["in"], "test_refresh", "{env}");
+    assert_eq!(
+        unverified[0]["rows"][0], "6:14 assert s.refresh() == 1",
+        "{env}"
+    );
+    assert_eq!(d["unverifiedTotal"], 1, "{env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(
+        warned(&env, "leaves out 1 file(s)") && warned(&env, "pyproject.toml"),
+        "the cause is named: {env}"
+    );
+}

@@ -68,6 +68,7 @@ use navmap_envelope::{Payload, ToolError};
 use crate::ServerContext;
 
 mod args;
+mod crossing;
 mod debug_panic;
 pub mod map_common;
 mod map_neighbors;

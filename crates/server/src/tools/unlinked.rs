@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use navmap_envelope::{ListSpec, Payload};
-use navmap_map::{EdgeKind, MentionCheck, UnlinkedMention};
+use navmap_map::{EdgeKind, MentionCheck, MentionSite};
 use serde_json::{Value, json};
 
 use super::nav_common::snippet;
@@ -30,7 +30,7 @@ struct Group<'a> {
 
 /// The lines of the files the unlinked mentions are in (read once each; a file that cannot
 /// be read, or is not under the root, gives rows without snippets).
-fn read_lines(root: &Path, mentions: &[UnlinkedMention]) -> HashMap<String, Vec<String>> {
+fn read_lines(root: &Path, mentions: &[MentionSite]) -> HashMap<String, Vec<String>> {
     let mut out: HashMap<String, Vec<String>> = HashMap::new();
     for m in mentions {
         if out.contains_key(&m.file) {
@@ -47,7 +47,7 @@ fn read_lines(root: &Path, mentions: &[UnlinkedMention]) -> HashMap<String, Vec<
 }
 
 /// The groups in rank order: a group sits where its best mention ranks.
-fn groups<'a>(root: &Path, mentions: &'a [UnlinkedMention]) -> Vec<Group<'a>> {
+fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<Group<'a>> {
     let lines = read_lines(root, mentions);
     let mut order: Vec<Group<'a>> = Vec::new();
     let mut index: HashMap<(&str, Option<&str>), usize> = HashMap::new();
@@ -81,7 +81,15 @@ pub fn add_tier(root: &Path, data: &mut Value, check: &MentionCheck) -> bool {
     if check.unlinked.is_empty() {
         return false;
     }
-    let groups: Vec<Value> = groups(root, &check.unlinked)
+    data["unlinked"] = Value::Array(rows_json(root, &check.unlinked));
+    data["unlinkedTotal"] = check.unlinked.len().into();
+    data["complete"] = Value::Bool(false);
+    true
+}
+
+/// Mention sites as `[{file, in?, rows: ["<line>:<col> <snippet>"]}]`, in their order.
+pub fn rows_json(root: &Path, sites: &[MentionSite]) -> Vec<Value> {
+    groups(root, sites)
         .into_iter()
         .map(|g| {
             let mut o = json!({"file": g.file});
@@ -93,11 +101,7 @@ pub fn add_tier(root: &Path, data: &mut Value, check: &MentionCheck) -> bool {
             o["rows"] = g.rows.into();
             o
         })
-        .collect();
-    data["unlinked"] = Value::Array(groups);
-    data["unlinkedTotal"] = check.unlinked.len().into();
-    data["complete"] = Value::Bool(false);
-    true
+        .collect()
 }
 
 /// Declares the tier's lists (the groups, and the rows inside each) to the envelope.
