@@ -45,12 +45,14 @@ fn node_of(ctx: &ServerContext, t: &Target) -> Option<String> {
 }
 
 /// The map's mentions of the target's name (linked or not, none excluded) in files the
-/// server's answer does not hold; `keep` applies the call's own filters. Empty when the
-/// target is no map node or the map is not built.
+/// server's answer does not hold; `kinds` keeps those mention kinds (`MentionSite::kind`;
+/// empty = all), `keep` applies the call's own filters. Empty when the target is no map
+/// node or the map is not built.
 pub async fn unseen(
     ctx: &Arc<ServerContext>,
     t: &Target,
     answered: HashSet<String>,
+    kinds: &'static [&'static str],
     keep: impl Fn(&str) -> bool + Send + 'static,
 ) -> Vec<MentionSite> {
     let Some(id) = node_of(ctx, t) else {
@@ -66,7 +68,12 @@ pub async fn unseen(
             .linked_sites
             .into_iter()
             .chain(check.unlinked)
-            .filter(|s| !answered.contains(&s.file) && s.file != own && keep(&s.file))
+            .filter(|s| {
+                !answered.contains(&s.file)
+                    && s.file != own
+                    && (kinds.is_empty() || kinds.contains(&s.kind))
+                    && keep(&s.file)
+            })
             .collect()
     })
     .await

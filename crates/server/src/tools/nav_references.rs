@@ -127,7 +127,7 @@ impl Tool for NavReferences {
                 .filter(|f| !f.trim().is_empty())
                 .map(|f| FileFilter::parse(&args, f))
                 .transpose()?;
-            let unseen = crossing::unseen(ctx, &t, answered, move |file| {
+            let unseen = crossing::unseen(ctx, &t, answered, &[], move |file| {
                 filter_for_map.as_ref().is_none_or(|f| f.matches(file))
                     && !(exclude_tests && super::nav_common::is_test_path(file))
             })
