@@ -339,3 +339,54 @@ async fn nav_references_names_the_files_pyright_does_not_see() {
         "the cause is named: {env}"
     );
 }
+
+/// The same for `nav_implementations` with tsserver: a tsconfig that includes only `src/`
+/// leaves a subclass under `tests/` out of the server's answer; the map's base-class
+/// mention there comes as `unverified`, the tsconfig named as the cause.
+#[tokio::test]
+async fn nav_implementations_names_the_files_tsserver_does_not_see() {
+    if !require("typescript-language-server", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    for (path, text) in [
+        (
+            "tsconfig.json",
+            "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n",
+        ),
+        (
+            "src/store.ts",
+            "export class Store {\n  refresh(): number {\n    return 1;\n  }\n}\n",
+        ),
+        (
+            "src/fancy.ts",
+            "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n",
+        ),
+        (
+            "tests/extra.ts",
+            "import { Store } from \"../src/store\";\n\nexport class Extra extends Store {}\n",
+        ),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let c = serve_built(root).await;
+    let env = call(&c, "nav_implementations", json!({"nodeId": "ts:src/store.ts#Store"})).await;
+    let d = ok(&env);
+    let files: Vec<&str> = d["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["file"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"src/fancy.ts"), "{env}");
+    assert!(!files.contains(&"tests/extra.ts"), "tsserver sees tests/ after all: {env}");
+    let unverified = d["unverified"].as_array().unwrap_or_else(|| panic!("{env}"));
+    assert_eq!(unverified.len(), 1, "{env}");
+    assert_eq!(unverified[0]["file"], "tests/extra.ts", "{env}");
+    assert_eq!(unverified[0]["in"], "Extra", "{env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(warned(&env, "tsconfig.json"), "the cause is named: {env}");
+}
