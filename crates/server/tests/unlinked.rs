@@ -373,7 +373,12 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
         std::fs::write(p, text).unwrap();
     }
     let c = serve_built(root).await;
-    let env = call(&c, "nav_implementations", json!({"nodeId": "ts:src/store.ts#Store"})).await;
+    let env = call(
+        &c,
+        "nav_implementations",
+        json!({"nodeId": "ts:src/store.ts#Store"}),
+    )
+    .await;
     let d = ok(&env);
     let files: Vec<&str> = d["locations"]
         .as_array()
@@ -382,8 +387,13 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
         .map(|g| g["file"].as_str().unwrap())
         .collect();
     assert!(files.contains(&"src/fancy.ts"), "{env}");
-    assert!(!files.contains(&"tests/extra.ts"), "tsserver sees tests/ after all: {env}");
-    let unverified = d["unverified"].as_array().unwrap_or_else(|| panic!("{env}"));
+    assert!(
+        !files.contains(&"tests/extra.ts"),
+        "tsserver sees tests/ after all: {env}"
+    );
+    let unverified = d["unverified"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{env}"));
     assert_eq!(unverified.len(), 1, "{env}");
     assert_eq!(unverified[0]["file"], "tests/extra.ts", "{env}");
     assert_eq!(unverified[0]["in"], "Extra", "{env}");
