@@ -18,3 +18,9 @@
   (#not-any-of? @name "string" "bool" "byte" "rune" "error" "any" "int" "int8" "int16" "int32" "int64"
     "uint" "uint8" "uint16" "uint32" "uint64" "uintptr" "float32" "float64" "complex64" "complex128"))
 (qualified_type package: (_) @qualifier name: (type_identifier) @name) @reference.type
+
+; Mentions: names used as values (a method value `s.Refresh` passed as a callback, a
+; function as an argument), which resolution does not link but answers about uses account
+; for. Not edges: `@mention`.
+(selector_expression operand: (_) @qualifier field: (field_identifier) @name) @mention
+(argument_list (identifier) @name) @mention

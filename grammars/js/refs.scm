@@ -21,3 +21,13 @@
 (jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
 (jsx_opening_element name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
 (jsx_self_closing_element name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+
+; Mentions: names used as values (a method passed as a callback, `obj["name"]`), which
+; resolution does not link but answers about uses account for. Not edges: `@mention`.
+(member_expression object: (_) @qualifier property: (property_identifier) @name) @mention
+(arguments (identifier) @name) @mention
+(subscript_expression object: (_) @qualifier index: (string (string_fragment) @name)) @mention
+(pair value: (identifier) @name) @mention
+(shorthand_property_identifier) @name @mention
+(array (identifier) @name) @mention
+(variable_declarator value: (identifier) @name) @mention

@@ -25,3 +25,20 @@
 (type (subscript subscript: (identifier) @name)) @reference.type
 ((type (string (string_content) @name)) @reference.type
   (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))
+
+; Mentions: names used as values, which resolution does not link but an answer about the
+; uses of a symbol must account for (a bound method passed as a callback, a function in a
+; table, a reflective `getattr(obj, "name")`). Not edges: `@mention`.
+(attribute object: (_) @qualifier attribute: (identifier) @name) @mention
+(argument_list (identifier) @name) @mention
+(keyword_argument value: (identifier) @name) @mention
+(assignment right: (identifier) @name) @mention
+(return_statement (identifier) @name) @mention
+(list (identifier) @name) @mention
+(tuple (identifier) @name) @mention
+(set (identifier) @name) @mention
+(pair value: (identifier) @name) @mention
+((call
+   function: (identifier) @_f
+   arguments: (argument_list . (_) @qualifier . (string (string_content) @name)))
+  (#any-of? @_f "getattr" "hasattr" "setattr" "delattr")) @mention

@@ -25,3 +25,10 @@
 ((type_identifier) @name @reference.type
   (#not-eq? @name "Self"))
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type
+
+; Mentions: names used as values (`iter.map(Self::parse)`, `x.field`, a function passed
+; as an argument), which resolution does not link but answers about uses account for.
+; Not edges: `@mention`.
+(field_expression value: (_) @qualifier field: (field_identifier) @name) @mention
+(arguments (identifier) @name) @mention
+(arguments (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention

@@ -23,3 +23,13 @@
 (decorator (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.decorator
 (decorator (call_expression function: (identifier) @name)) @reference.decorator
 (decorator (call_expression function: (member_expression object: (_) @qualifier property: (property_identifier) @name))) @reference.decorator
+
+; Mentions: names used as values (a method passed as a callback, `obj["name"]`), which
+; resolution does not link but answers about uses account for. Not edges: `@mention`.
+(member_expression object: (_) @qualifier property: (property_identifier) @name) @mention
+(arguments (identifier) @name) @mention
+(subscript_expression object: (_) @qualifier index: (string (string_fragment) @name)) @mention
+(pair value: (identifier) @name) @mention
+(shorthand_property_identifier) @name @mention
+(array (identifier) @name) @mention
+(variable_declarator value: (identifier) @name) @mention

@@ -57,8 +57,25 @@ fn main() {
                     .map(|i| facts.defs[i].qualified_name.as_str())
                     .unwrap_or("<file>");
                 format!(
-                    "{} {:?} {} q={:?} from={from}",
-                    r.line, r.kind, r.name, r.qualifier
+                    "{}:{} {:?} {} q={:?} from={from}",
+                    r.line, r.col, r.kind, r.name, r.qualifier
+                )
+            })
+            .collect(),
+    );
+    print(
+        "mentions",
+        facts
+            .mentions
+            .iter()
+            .map(|m| {
+                let from = m
+                    .from
+                    .map(|i| facts.defs[i].qualified_name.as_str())
+                    .unwrap_or("<file>");
+                format!(
+                    "{}:{} {:?} {} q={:?} from={from}",
+                    m.line, m.col, m.kind, m.name, m.qualifier
                 )
             })
             .collect(),

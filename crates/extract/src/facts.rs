@@ -174,6 +174,35 @@ pub struct RefFact {
     pub qualifier: Option<String>,
     /// 0-based line of the use.
     pub line: u32,
+    /// 0-based UTF-16 column of the name (added with the mention index: absent in older data).
+    #[serde(default)]
+    pub col: u32,
+}
+
+/// What a mention that is not a [`RefFact`] is: a name imported by an import statement, or
+/// a name the language's queries see used as a value (`@mention` in `refs.scm`: a method
+/// passed as a callback, `getattr(obj, "name")`) that resolution does not turn into an edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MentionKind {
+    Import,
+    Value,
+}
+
+/// An occurrence of a name that is not a [`RefFact`] (see [`MentionKind`]). Together the
+/// refs and these are the file's *mentions*: what an answer about the uses of a symbol
+/// compares its links with, so that what it could not link is said, not dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MentionFact {
+    /// Index into [`FileFacts::defs`] of the innermost enclosing definition; `None` = the file.
+    pub from: Option<usize>,
+    pub kind: MentionKind,
+    pub name: String,
+    /// What stands before the name (as for [`RefFact::qualifier`]).
+    pub qualifier: Option<String>,
+    /// 0-based line and UTF-16 column of the name.
+    pub line: u32,
+    pub col: u32,
 }
 
 /// One import / use / require statement.
@@ -231,6 +260,9 @@ pub struct FileFacts {
     /// Names bound to types (added after the first API cut: absent in older data).
     #[serde(default)]
     pub bindings: Vec<BindingFact>,
+    /// Mentions that are not refs: imported names and value uses (absent in older data).
+    #[serde(default)]
+    pub mentions: Vec<MentionFact>,
     /// True when tree-sitter reported syntax errors; facts are what it recovered.
     pub had_errors: bool,
     /// Number of lines in the file (for LOC figures).

@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports`, `bindings` (the fact kinds), `text` (UTF-16 columns, signatures, first doc sentences),
+//! `imports`, `bindings`, `mentions` (the fact kinds), `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
@@ -32,6 +32,7 @@ mod defs;
 mod ids;
 mod imports;
 mod matches;
+mod mentions;
 mod refs;
 mod resolve;
 mod text;
@@ -90,6 +91,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     let separator = rules_str(lang, "separator").unwrap_or(".");
     out.imports = imports::extract(query, &sections[2], source, separator);
     out.bindings = bindings::extract(&sections[3], source, &defs);
+    out.mentions = mentions::extract(&sections[1], &sections[2], source, &defs);
     out.defs = defs.facts;
     out
 }

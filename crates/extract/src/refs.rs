@@ -5,7 +5,7 @@ use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
 use crate::ids::IdMap;
 use crate::matches::Match;
-use crate::text::node_text;
+use crate::text::{node_text, utf16_col};
 
 struct Raw {
     pattern: usize,
@@ -16,6 +16,7 @@ struct Raw {
     start: usize,
     end: usize,
     line: u32,
+    col: u32,
     name_start: usize,
 }
 
@@ -66,6 +67,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
             start: node.start_byte(),
             end: node.end_byte(),
             line: name.start_position().row as u32,
+            col: utf16_col(source, name.start_byte(), name.start_position().column),
             name_start: name.start_byte(),
         };
         match by_name.get(&name.id()) {
@@ -94,6 +96,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
                 name: raw.name,
                 qualifier: raw.qualifier,
                 line: raw.line,
+                col: raw.col,
             }
         })
         .collect()

@@ -114,6 +114,26 @@ pub struct LspManifest {
     /// server that answers `[]` to `includeDeclaration: false` (jdtls).
     #[serde(default)]
     pub references_with_declaration: bool,
+    /// Why the server may not see some files of the project (`[[lsp.scope_causes]]`): when
+    /// its answer leaves out files where the map sees mentions of the name, the first cause
+    /// that holds is named in the answer.
+    #[serde(default)]
+    pub scope_causes: Vec<ScopeCause>,
+}
+
+/// One `[[lsp.scope_causes]]` entry: holds when one of `files` (root-relative) exists and
+/// contains one of `patterns` (any content when `patterns` is empty), or when none of
+/// `absent` exists. `reason` may say `{file}`: the file that made it hold.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeCause {
+    #[serde(default)]
+    pub files: Vec<String>,
+    #[serde(default)]
+    pub patterns: Vec<String>,
+    #[serde(default)]
+    pub absent: Vec<String>,
+    pub reason: String,
 }
 
 /// One `[[lsp.failure_hints]]` or `[[lsp.setup_failures]]` entry.

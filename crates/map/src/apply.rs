@@ -8,7 +8,7 @@ use navmap_extract::facts::FileFacts;
 
 use crate::NodeKind;
 use crate::id;
-use crate::model::{FileRec, Import, Ix, Model, Node, Ref, Sym, Target, TypedName};
+use crate::model::{FileRec, Import, Ix, Mention, Model, Node, Ref, Sym, Target, TypedName};
 use crate::types::SkipReason;
 
 /// What the build found for one file on disk.
@@ -90,10 +90,14 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
     for sym in used {
         model.remove_user(sym, fix);
     }
+    for sym in model.mentioned_names(fix) {
+        model.remove_mentioner(sym, fix);
+    }
     let f = model.f_mut(fix);
     f.refs.clear();
     f.imports.clear();
     f.bindings.clear();
+    f.mentions.clear();
 }
 
 /// Removes a file that is gone from disk.
@@ -142,6 +146,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     refs: vec![],
                     imports: vec![],
                     bindings: vec![],
+                    mentions: vec![],
                     stale: false,
                 },
             );
@@ -370,6 +375,27 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .filter(|q| !q.is_empty())
                 .map(Box::from),
             line: r.line,
+            col: r.col,
+        })
+        .collect();
+    let old_mentioned = model.mentioned_names(fix);
+    let mentions: Vec<Mention> = facts
+        .mentions
+        .iter()
+        .map(|m| Mention {
+            from: m
+                .from
+                .and_then(|i| new_defs.get(i).copied())
+                .unwrap_or(file_node),
+            kind: m.kind,
+            name: model.names.intern(&m.name),
+            qualifier: m
+                .qualifier
+                .as_deref()
+                .filter(|q| !q.is_empty())
+                .map(Box::from),
+            line: m.line,
+            col: m.col,
         })
         .collect();
     let mut imports: Vec<Import> = facts
@@ -450,6 +476,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         f.refs = refs;
         f.imports = imports;
         f.bindings = bindings;
+        f.mentions = mentions;
         f.skipped = None;
         f.lines = facts.lines;
         f.had_errors = facts.had_errors;
@@ -460,6 +487,13 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
     }
     for sym in new_used {
         model.add_user(sym, fix);
+    }
+    let new_mentioned = model.mentioned_names(fix);
+    for sym in old_mentioned.difference(&new_mentioned) {
+        model.remove_mentioner(*sym, fix);
+    }
+    for sym in new_mentioned {
+        model.add_mentioner(sym, fix);
     }
     fix
 }

@@ -18,12 +18,14 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::error::{MapError, Result};
-use crate::model::{FileRec, Import, Ix, Model, NO_LINE, Node, Ref, Target, TypedName};
+use crate::model::{
+    FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Ref, Target, TypedName,
+};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 4;
+pub(crate) const SCHEMA_VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -320,6 +322,7 @@ impl Db {
                 refs: vec![],
                 imports: vec![],
                 bindings: vec![],
+                mentions: vec![],
                 stale: false,
             };
             if let Some(nodes) = nodes {
@@ -346,6 +349,9 @@ impl Db {
         for fix in model.file_ixs().collect::<Vec<_>>() {
             for sym in model.used_names(fix) {
                 model.add_user(sym, fix);
+            }
+            for sym in model.mentioned_names(fix) {
+                model.add_mentioner(sym, fix);
             }
         }
         for (fix, blob) in edge_blobs {
@@ -544,6 +550,7 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.str(model.names.str(r.name));
         w.opt_str(r.qualifier.as_deref());
         w.u32(r.line);
+        w.u32(r.col);
     }
     w.u64(f.imports.len() as u64);
     for i in &f.imports {
@@ -579,6 +586,15 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.str(&b.type_name);
         w.u32(b.line);
     }
+    w.u64(f.mentions.len() as u64);
+    for m in &f.mentions {
+        w.u32(m.from);
+        w.u8(mention_code(m.kind));
+        w.str(model.names.str(m.name));
+        w.opt_str(m.qualifier.as_deref());
+        w.u32(m.line);
+        w.u32(m.col);
+    }
     w.buf
 }
 
@@ -591,6 +607,7 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
         let name = model.names.intern(r.str()?);
         let qualifier = r.opt_str()?.map(Box::from);
         let line = r.u32()?;
+        let col = r.u32()?;
         if model.node(from).is_none() {
             return Err(DecodeError);
         }
@@ -600,6 +617,7 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
             name,
             qualifier,
             line,
+            col,
         });
     }
     let n = r.u64()?;
@@ -651,10 +669,40 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
             line: r.u32()?,
         });
     }
+    let n = r.u64()?;
+    for _ in 0..n {
+        let from = r.u32()?;
+        if model.node(from).is_none() {
+            return Err(DecodeError);
+        }
+        rec.mentions.push(Mention {
+            from,
+            kind: mention_from(r.u8()?)?,
+            name: model.names.intern(r.str()?),
+            qualifier: r.opt_str()?.map(Box::from),
+            line: r.u32()?,
+            col: r.u32()?,
+        });
+    }
     if !r.done() {
         return Err(DecodeError);
     }
     Ok(())
+}
+
+fn mention_code(k: MentionKind) -> u8 {
+    match k {
+        MentionKind::Import => 0,
+        MentionKind::Value => 1,
+    }
+}
+
+fn mention_from(c: u8) -> Result<MentionKind, DecodeError> {
+    match c {
+        0 => Ok(MentionKind::Import),
+        1 => Ok(MentionKind::Value),
+        _ => Err(DecodeError),
+    }
 }
 
 fn encode_edges(model: &Model, fix: Ix) -> Vec<u8> {

@@ -74,6 +74,7 @@ mod fresh;
 mod frontend;
 mod id;
 mod infer;
+mod mentions;
 mod model;
 mod names;
 mod query;
@@ -446,6 +447,13 @@ impl Map {
     ) -> Result<NeighborsResult, MapError> {
         self.read()?
             .neighbors(id, direction, edge_kinds, node_kinds, depth, max_nodes)
+    }
+
+    /// The mentions of a node's name that the map did not link to it, after the
+    /// exclusion rule of `mentions.rs` (docs/answers.md): what an answer about the node's
+    /// uses must account for. Empty for files and modules.
+    pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.read()?.mention_check(id)
     }
 
     /// `map_path`: a shortest path over resolved edges, each followed in its own direction

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
+pub(crate) use navmap_extract::facts::MentionKind;
 
 /// Index of a node or a file (= its SQLite row id).
 pub(crate) type Ix = u32;
@@ -96,6 +97,22 @@ pub(crate) struct Ref {
     pub name: Sym,
     pub qualifier: Option<Box<str>>,
     pub line: u32,
+    /// 0-based UTF-16 column of the name.
+    pub col: u32,
+}
+
+/// A mention that is not a [`Ref`]: an imported name or a value use (see
+/// `navmap_extract::facts::MentionFact`). Refs and mentions together are the mention
+/// index that answers about uses reconcile against (`mentions.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Mention {
+    /// The enclosing node (a definition, or the file node).
+    pub from: Ix,
+    pub kind: MentionKind,
+    pub name: Sym,
+    pub qualifier: Option<Box<str>>,
+    pub line: u32,
+    pub col: u32,
 }
 
 /// Where an import leads, once resolved.
@@ -148,6 +165,7 @@ pub(crate) struct FileRec {
     pub refs: Vec<Ref>,
     pub imports: Vec<Import>,
     pub bindings: Vec<TypedName>,
+    pub mentions: Vec<Mention>,
     pub stale: bool,
 }
 
@@ -176,6 +194,9 @@ pub(crate) struct Model {
     pub by_name: Vec<Vec<Ix>>,
     /// Name → files that use it (in a reference or an import).
     pub users_by_name: Vec<Vec<Ix>>,
+    /// Name → files with a [`Mention`] of it (refs are found through `users_by_name`).
+    /// Kept apart so that a value mention does not make a file re-resolve.
+    pub mentioners_by_name: Vec<Vec<Ix>>,
     /// Language ids; `Node::lang` and `FileRec::lang` index this.
     pub langs: Vec<Arc<str>>,
 }
@@ -359,6 +380,38 @@ impl Model {
         if list.last() != Some(&file) && !list.contains(&file) {
             list.push(file);
         }
+    }
+
+    pub fn add_mentioner(&mut self, sym: Sym, file: Ix) {
+        let s = sym as usize;
+        if self.mentioners_by_name.len() <= s {
+            self.mentioners_by_name.resize_with(s + 1, Vec::new);
+        }
+        let list = &mut self.mentioners_by_name[s];
+        if list.last() != Some(&file) && !list.contains(&file) {
+            list.push(file);
+        }
+    }
+
+    pub fn remove_mentioner(&mut self, sym: Sym, file: Ix) {
+        if let Some(list) = self.mentioners_by_name.get_mut(sym as usize) {
+            list.retain(|&f| f != file);
+        }
+    }
+
+    /// Every name a file's [`Mention`]s hold.
+    pub fn mentioned_names(&self, file: Ix) -> HashSet<Sym> {
+        self.f(file).mentions.iter().map(|m| m.name).collect()
+    }
+
+    /// Files that may mention `sym`: its users (refs, imports) and its mentioners.
+    pub fn files_mentioning(&self, sym: Sym) -> Vec<Ix> {
+        let get = |v: &Vec<Vec<Ix>>| v.get(sym as usize).cloned().unwrap_or_default();
+        let mut files = get(&self.users_by_name);
+        files.extend(get(&self.mentioners_by_name));
+        files.sort_unstable();
+        files.dedup();
+        files
     }
 
     pub fn remove_user(&mut self, sym: Sym, file: Ix) {

@@ -76,6 +76,7 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     name: name.to_string(),
                     qualifier: rest.first().map(|q| q.to_string()),
                     line: line_no,
+                    col: 0,
                 });
             }
             ["import", module, rest @ ..] => {

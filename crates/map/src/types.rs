@@ -351,3 +351,30 @@ pub struct SymbolMatches {
     /// When nothing matched: the node IDs of the nearest names, nearest first.
     pub nearest: Vec<String>,
 }
+
+/// Where a symbol's name is mentioned (see [`MentionCheck`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MentionSite {
+    /// Root-relative file.
+    pub file: String,
+    /// 1-based line and UTF-16 column of the name.
+    pub line: u32,
+    pub col: u32,
+    /// What the queries saw: `call`, `reference`, `base`, `import` or `value`.
+    pub kind: &'static str,
+    /// The node ID of the enclosing definition; `None` at file level.
+    pub enclosing: Option<String>,
+}
+
+/// The mention index checked against the edges into one node (`Map::mention_check`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MentionCheck {
+    /// Mentions an edge links to the node.
+    pub linked: usize,
+    /// Where they are, by file and position.
+    pub linked_sites: Vec<MentionSite>,
+    /// Mentions provably of something else (the rule in docs/answers.md).
+    pub excluded: usize,
+    /// The rest, ranked: the node's own directory first, calls first, then by position.
+    pub unlinked: Vec<MentionSite>,
+}

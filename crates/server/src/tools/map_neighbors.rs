@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 
 use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
 use super::map_search::KINDS;
+use super::unlinked;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -118,19 +119,24 @@ impl Tool for MapNeighbors {
                 })
             });
             let asked_detail = args.opt_bool("detail");
+            // Uses of the node (edges in): the mentions of its name they did not link
+            // come as the `unlinked` tier (contract §2).
+            let reconcile = direction != Direction::Out && unlinked::about_uses(kinds.as_deref());
             let notes = before_answer(ctx).await;
-            let (r, generation) = with_map(ctx, "nodeId", move |m| {
-                Ok((
-                    m.neighbors_of_kind(
-                        &id,
-                        direction,
-                        kinds.as_deref(),
-                        node_kinds.as_deref(),
-                        depth,
-                        max,
-                    )?,
-                    m.generation(),
-                ))
+            let (r, generation, check) = with_map(ctx, "nodeId", move |m| {
+                let r = m.neighbors_of_kind(
+                    &id,
+                    direction,
+                    kinds.as_deref(),
+                    node_kinds.as_deref(),
+                    depth,
+                    max,
+                )?;
+                let check = match reconcile {
+                    true => Some(unlinked::for_kinds(m.mention_check(&id)?, kinds.as_deref())),
+                    false => None,
+                };
+                Ok((r, m.generation(), check))
             })
             .await?;
             let detail = asked_detail.unwrap_or(r.neighbors.len() <= FEW && !structural);
@@ -201,6 +207,9 @@ impl Tool for MapNeighbors {
             if let Some(f) = one_file {
                 data["file"] = f.into();
             }
+            let has_unlinked = check
+                .as_ref()
+                .is_some_and(|c| unlinked::add_tier(&ctx.root, &mut data, c));
             let mut spec = ListSpec::new("/neighbors", "neighbors")
                 .narrowing_param("edgeKinds", "edgeKinds")
                 .narrowing_param("direction", "direction:'in'|'out'")
@@ -217,6 +226,9 @@ impl Tool for MapNeighbors {
                 max as i64,
                 "Pass edgeKinds, direction or kind to narrow",
             );
+            if has_unlinked {
+                payload = unlinked::declare(payload, "Pass edgeKinds or direction to narrow");
+            }
             if let Some(w) =
                 stale_warning(std::iter::once(&r.node).chain(r.neighbors.iter().map(|n| &n.node)))
             {

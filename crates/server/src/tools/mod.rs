@@ -68,6 +68,7 @@ use navmap_envelope::{Payload, ToolError};
 use crate::ServerContext;
 
 mod args;
+mod crossing;
 mod debug_panic;
 pub mod map_common;
 mod map_neighbors;
@@ -86,6 +87,7 @@ mod nav_type;
 mod nav_workspace_symbols;
 mod resolve;
 pub(crate) mod symbol;
+mod unlinked;
 
 pub use args::{Args, Param, Params};
 

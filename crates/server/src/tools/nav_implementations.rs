@@ -52,6 +52,12 @@ impl Tool for NavImplementations {
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             locations.sort_by(by_place_file_line);
             let total = locations.len();
+            // Files where the map sees the name as a base but the server's answer has none.
+            let answered = locations
+                .iter()
+                .filter_map(|a| a["file"].as_str().map(str::to_string))
+                .collect();
+            let unseen = super::crossing::unseen(ctx, &t, answered, &["base"], |_| true).await;
             let mut data = json!({
                 "target": t.json(),
                 "locations": group_by_file(locations),
@@ -63,7 +69,14 @@ impl Tool for NavImplementations {
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/locations", "files").narrowing(narrowing))
                 .list(ListSpec::new("/locations/*/at", "implementations").narrowing(narrowing));
-            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            let (payload, crossing_warning) =
+                super::crossing::add(&ctx.root, &t.lang, payload, &unseen);
+            let warnings = t
+                .warnings
+                .iter()
+                .cloned()
+                .chain(answer.warnings)
+                .chain(crossing_warning);
             Ok(warnings.fold(payload, Payload::warn))
         })
     }

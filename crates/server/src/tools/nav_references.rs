@@ -18,6 +18,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
+use super::crossing;
 use super::nav_common::{
     Anchors, MapFallback, Target, by_place_file_line, content_generation, group_by_file,
     is_external, is_test_item, mark_incomplete, nav_narrowing, or_map_answer, position_params,
@@ -119,6 +120,21 @@ impl Tool for NavReferences {
                 .filter(|a| !(exclude_tests && is_test_item(a)))
                 .cloned()
                 .collect();
+            // Files where the map sees the name but the server's answer has nothing.
+            let answered = all
+                .iter()
+                .filter_map(|a| a["file"].as_str().map(str::to_string))
+                .collect();
+            let filter_for_map = args
+                .opt_str("fileFilter")
+                .filter(|f| !f.trim().is_empty())
+                .map(|f| FileFilter::parse(&args, f))
+                .transpose()?;
+            let unseen = crossing::unseen(ctx, &t, answered, &[], move |file| {
+                filter_for_map.as_ref().is_none_or(|f| f.matches(file))
+                    && !(exclude_tests && super::nav_common::is_test_path(file))
+            })
+            .await;
             locations.sort_by(by_tests_last);
             let total = locations.len();
             let narrowing = nav_narrowing(&args, &locations, &[]);
@@ -151,7 +167,13 @@ impl Tool for NavReferences {
                 }
                 payload = payload.warn(w);
             }
-            let warnings = t.warnings.iter().cloned().chain(answer.warnings);
+            let (payload, crossing_warning) = crossing::add(&ctx.root, &t.lang, payload, &unseen);
+            let warnings = t
+                .warnings
+                .iter()
+                .cloned()
+                .chain(answer.warnings)
+                .chain(crossing_warning);
             Ok(warnings.fold(payload, Payload::warn))
         })
     }

@@ -1,0 +1,293 @@
+//! Reconciliation: the mentions of a symbol's name that the map did not link to it.
+//!
+//! Every answer about the uses of a symbol (callers, references, importers, implementers)
+//! lists the edges resolution made. Resolution drops what it cannot place (a call on a
+//! receiver of unknown type in a file that imports nothing defining the name, a method
+//! passed as a value, `getattr(obj, "name")`). This module compares the edges into a node
+//! with the mention index (the refs and mentions of every file that names it) and returns
+//! what is left, minus what is provably something else. The rule (docs/answers.md,
+//! "Unlinked mentions"):
+//!
+//! - **linked**: the mention's enclosing definition has an edge of the mention's kind to
+//!   the target (calls for a call, extends/implements for a base, references for a type
+//!   use, any for a value); an imported name, when the import resolved to the target's file
+//!   or a use in the importing file resolved to the target;
+//! - **excluded**, provably something else:
+//!   1. *linked elsewhere*: the same enclosing definition has a non-candidate edge at that
+//!      line to another definition of that name, and the mentions there with the same
+//!      qualifier go with it (`x.get()` resolved to `Cache.get` is not a use of
+//!      `Store.get`); for an import, a use in the file resolved for sure elsewhere;
+//!   2. *a receiver of a known other type*: the qualifier is a name bound to a type
+//!      (`s: Cache`, `s = Cache()`) that is not the target's type nor one of its subtypes
+//!      (for a function outside any type: any type);
+//!   3. *a local binding*: a bare name bound inside the enclosing function;
+//!   4. *another package's name*: an import from an external module.
+//!
+//!   Definitions of other symbols are never mentions: extraction leaves them out.
+//! - **unlinked**: the rest.
+
+use std::collections::HashSet;
+
+use crate::model::{Ix, MentionKind, Model, Sym, Target, is_function_like, is_type_like};
+use crate::types::{MentionCheck, MentionSite};
+use crate::{Confidence, EdgeKind, State};
+
+/// One occurrence to check, whether it came from a ref or a mention.
+struct Occurrence<'m> {
+    from: Ix,
+    /// The edge kinds that would link it (empty = any).
+    links: &'static [EdgeKind],
+    qualifier: Option<&'m str>,
+    line: u32,
+    col: u32,
+    kind: &'static str,
+    /// For an import: where the statement leads.
+    import: Option<&'m Target>,
+}
+
+fn ref_links(kind: EdgeKind) -> (&'static [EdgeKind], &'static str) {
+    match kind {
+        EdgeKind::Calls => (&[EdgeKind::Calls], "call"),
+        EdgeKind::Extends | EdgeKind::Implements => {
+            (&[EdgeKind::Extends, EdgeKind::Implements], "base")
+        }
+        _ => (&[EdgeKind::References], "reference"),
+    }
+}
+
+impl State {
+    /// The mentions of `id`'s name that no edge links to it and no rule excludes, with
+    /// the counts of linked and excluded ones. File and module nodes have no mentions to
+    /// check (their uses are imports by path).
+    pub(crate) fn mention_check(&self, id: &str) -> crate::error::Result<MentionCheck> {
+        self.require_built()?;
+        let target = self.lookup(id)?;
+        let m = &self.model;
+        let t = m.n(target);
+        let mut out = MentionCheck::default();
+        if !t.is_def() {
+            return Ok(out);
+        }
+        let sym = t.name;
+        let owner = t.parent.filter(|&p| is_type_like(m.n(p).kind));
+        let subtypes = owner.map(|o| subtypes(m, o)).unwrap_or_default();
+        let target_dir = t.file.map(|f| m.f(f).dir().to_string()).unwrap_or_default();
+        for fix in m.files_mentioning(sym) {
+            let f = m.f(fix);
+            let occurrences = occurrences(m, fix, sym);
+            // Rule 1: (enclosing, qualifier) pairs whose use resolved to another definition.
+            let elsewhere: HashSet<(Ix, Option<&str>)> = occurrences
+                .iter()
+                .filter(|o| linked_elsewhere(m, o, sym, target))
+                .map(|o| (o.from, o.qualifier))
+                .collect();
+            for o in &occurrences {
+                let linked = match o.import {
+                    Some(to) => import_linked(m, fix, to, target),
+                    None => linked(m, o, target),
+                };
+                let from = m.n(o.from);
+                let site = MentionSite {
+                    file: f.path.to_string(),
+                    line: o.line + 1,
+                    col: o.col + 1,
+                    kind: o.kind,
+                    enclosing: from.is_def().then(|| from.id.to_string()),
+                };
+                if linked {
+                    out.linked += 1;
+                    out.linked_sites.push(site);
+                    continue;
+                }
+                let excluded = elsewhere.contains(&(o.from, o.qualifier))
+                    || o.import.is_some_and(|to| import_elsewhere(m, fix, to, sym))
+                    || other_typed_receiver(m, fix, o, owner, &subtypes)
+                    || local_binding(m, fix, o, sym);
+                if excluded {
+                    out.excluded += 1;
+                    continue;
+                }
+                out.unlinked.push(site);
+            }
+        }
+        // Ranked: the target's own directory first (nearest code is likeliest to use it),
+        // then calls before other kinds, then by file and position.
+        out.unlinked.sort_by(|a, b| {
+            let near = |u: &MentionSite| crate::model::parent_dir(&u.file) != target_dir;
+            let kind = |u: &MentionSite| u.kind != "call";
+            (near(a), kind(a), &a.file, a.line, a.col).cmp(&(
+                near(b),
+                kind(b),
+                &b.file,
+                b.line,
+                b.col,
+            ))
+        });
+        Ok(out)
+    }
+}
+
+/// The refs and mentions of `sym` in one file.
+fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
+    let f = m.f(fix);
+    let mut out = Vec::new();
+    for r in f.refs.iter().filter(|r| r.name == sym) {
+        let (links, kind) = ref_links(r.kind);
+        out.push(Occurrence {
+            from: r.from,
+            links,
+            qualifier: r.qualifier.as_deref(),
+            line: r.line,
+            col: r.col,
+            kind,
+            import: None,
+        });
+    }
+    for mention in f.mentions.iter().filter(|x| x.name == sym) {
+        let (links, kind, import): (&'static [EdgeKind], _, _) = match mention.kind {
+            MentionKind::Import => {
+                let target = f
+                    .imports
+                    .iter()
+                    .find(|i| i.line == mention.line && i.names.iter().any(|(n, _)| *n == sym))
+                    .map(|i| &i.target);
+                (&[EdgeKind::Imports], "import", target)
+            }
+            MentionKind::Value => (&[], "value", None),
+        };
+        out.push(Occurrence {
+            from: mention.from,
+            links,
+            qualifier: mention.qualifier.as_deref(),
+            line: mention.line,
+            col: mention.col,
+            kind,
+            import,
+        });
+    }
+    out
+}
+
+fn linked(m: &Model, o: &Occurrence, target: Ix) -> bool {
+    m.out[o.from as usize]
+        .iter()
+        .any(|e| e.other == target && (o.links.is_empty() || o.links.contains(&e.kind)))
+}
+
+/// An import of the name is linked when the map resolved the statement to the target's
+/// file (imports are edges between files), or when a use in the importing file was
+/// resolved to the target (through a re-export).
+fn import_linked(m: &Model, fix: Ix, to: &Target, target: Ix) -> bool {
+    let target_file = m.n(target).file;
+    if let Target::Files(files) = to
+        && target_file.is_some_and(|tf| files.contains(&tf))
+    {
+        return true;
+    }
+    m.file_nodes(fix)
+        .into_iter()
+        .any(|n| m.out[n as usize].iter().any(|e| e.other == target))
+}
+
+/// Rule 4 and rule 1 for imports: the statement imports from another package, or leads
+/// to other files and a use in this file was resolved for sure to another definition of
+/// the name.
+fn import_elsewhere(m: &Model, fix: Ix, to: &Target, sym: Sym) -> bool {
+    match to {
+        Target::External(_) => true,
+        Target::Unresolved => false,
+        Target::Files(_) => m.file_nodes(fix).into_iter().any(|n| {
+            m.out[n as usize]
+                .iter()
+                .any(|e| e.conf != Confidence::Candidate && m.n(e.other).name == sym)
+        }),
+    }
+}
+
+/// Rule 1: an edge from the same enclosing definition, at this line, to another
+/// definition of the name, resolved for sure.
+fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix) -> bool {
+    m.out[o.from as usize].iter().any(|e| {
+        e.other != target
+            && e.line == o.line
+            && e.conf != Confidence::Candidate
+            && m.n(e.other).name == sym
+    })
+}
+
+/// The types that derive from `ty` (resolved extends/implements edges, transitively).
+fn subtypes(m: &Model, ty: Ix) -> HashSet<Ix> {
+    let mut seen = HashSet::from([ty]);
+    let mut todo = vec![ty];
+    while let Some(t) = todo.pop() {
+        for e in &m.inc[t as usize] {
+            if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                && e.conf != Confidence::Candidate
+                && seen.insert(e.other)
+            {
+                todo.push(e.other);
+            }
+        }
+    }
+    seen
+}
+
+/// Rule 2: the qualifier is a name bound to a type that is neither the target's type nor
+/// one of its subtypes. A bound type the map does not know is not proof (it may be an
+/// alias of the target's type), nor is a callee whose result type is unknown.
+fn other_typed_receiver(
+    m: &Model,
+    fix: Ix,
+    o: &Occurrence,
+    owner: Option<Ix>,
+    subtypes: &HashSet<Ix>,
+) -> bool {
+    let Some(q) = o.qualifier else { return false };
+    let Some(b) = binding_in_scope(m, fix, o.from, q) else {
+        return false;
+    };
+    let Some(ty) = m.names.get(&b.type_name) else {
+        return false;
+    };
+    let types: Vec<Ix> = m
+        .defs_named(ty)
+        .iter()
+        .copied()
+        .filter(|&d| is_type_like(m.n(d).kind))
+        .collect();
+    if types.is_empty() {
+        return false;
+    }
+    match owner {
+        // A function outside any type is never a member of a typed receiver.
+        None => true,
+        Some(_) => types.iter().all(|d| !subtypes.contains(d)),
+    }
+}
+
+/// Rule 3: a bare name bound (typed or assigned) inside the enclosing function.
+fn local_binding(m: &Model, fix: Ix, o: &Occurrence, sym: Sym) -> bool {
+    if o.qualifier.is_some() {
+        return false;
+    }
+    let name = m.names.str(sym);
+    binding_in_scope(m, fix, o.from, name).is_some_and(|b| is_function_like(m.n(b.scope).kind))
+}
+
+/// The binding of `name` visible from `from`: the innermost scope first, up to the file.
+fn binding_in_scope<'m>(
+    m: &'m Model,
+    fix: Ix,
+    from: Ix,
+    name: &str,
+) -> Option<&'m crate::model::TypedName> {
+    let bindings = &m.f(fix).bindings;
+    let mut cur = Some(from);
+    while let Some(c) = cur {
+        if let Some(b) = bindings.iter().find(|b| b.scope == c && &*b.name == name) {
+            return Some(b);
+        }
+        cur = m.n(c).parent;
+    }
+    None
+}
