@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use navmap_envelope::{ListSpec, Payload};
 use navmap_language::Language;
+use navmap_lsp::confine;
 use navmap_map::MentionSite;
 use serde_json::Value;
 
@@ -83,13 +84,22 @@ pub async fn unseen(
 /// The first `[[lsp.scope_causes]]` of the language that holds for this root.
 pub fn cause(root: &Path, lang: &Language) -> Option<String> {
     let lsp = lang.manifest.lsp.as_ref()?;
-    let exists = |f: &str| root.join(f).is_file();
+    // Project files are read through the confinement rule: a `pyproject.toml` that is a
+    // symlink out of the root is not the project's, and is never read.
+    let exists = |f: &str| {
+        matches!(
+            confine::classify(root, Path::new(f)),
+            confine::Place::Inside(_)
+        ) && root.join(f).is_file()
+    };
     lsp.scope_causes.iter().find_map(|c| {
         let by_file = c.files.iter().find(|f| {
             exists(f)
                 && (c.patterns.is_empty()
-                    || std::fs::read_to_string(root.join(f))
-                        .is_ok_and(|text| c.patterns.iter().any(|p| text.contains(p))))
+                    || confine::read_inside(root, Path::new(f)).is_some_and(|bytes| {
+                        let text = String::from_utf8_lossy(&bytes);
+                        c.patterns.iter().any(|p| text.contains(p.as_str()))
+                    }))
         });
         if let Some(f) = by_file {
             return Some(c.reason.replace("{file}", f));
