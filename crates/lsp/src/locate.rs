@@ -4,7 +4,10 @@
 //! 1. navmap's own data directory, where `navmap servers install` puts servers
 //!    (`<data>/npm/node_modules/.bin`, `<data>/venv/bin`, `<data>/go/bin`,
 //!    `<data>/cargo/bin`, `<data>/bin`);
-//! 2. the project's `node_modules/.bin` (servers a JavaScript project already depends on);
+//! 2. the project's `node_modules/.bin` (servers a JavaScript project already depends on),
+//!    **only when the user trusts the project's programs** (`NAVMAP_PROJECT_SERVERS=1`):
+//!    a cloned repository is untrusted input, and an executable it plants there would
+//!    otherwise run as its language's server (docs/security.md);
 //! 3. the `PATH` navmap was started with.
 //!
 //! The program is resolved to a full path before spawning, and the child gets a `PATH` with
@@ -90,6 +93,16 @@ pub struct Search {
     pub data_dir: Option<PathBuf>,
     /// The `PATH` navmap was started with (or a test's override).
     pub path: Option<OsString>,
+    /// Whether the project's own `node_modules/.bin` is searched (off unless the user
+    /// says `NAVMAP_PROJECT_SERVERS=1`: see [`project_servers_trusted`]).
+    pub project_servers: bool,
+}
+
+/// Whether the user trusts the programs of the projects navmap serves
+/// (`NAVMAP_PROJECT_SERVERS` set to `1`, `true` or `yes`).
+pub fn project_servers_trusted() -> bool {
+    std::env::var("NAVMAP_PROJECT_SERVERS")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 impl Search {
@@ -102,7 +115,14 @@ impl Search {
             root: root.into(),
             data_dir,
             path,
+            project_servers: project_servers_trusted(),
         }
+    }
+
+    /// The same search with the project's `node_modules/.bin` in (`true`) or out.
+    pub fn with_project_servers(mut self, trusted: bool) -> Self {
+        self.project_servers = trusted;
+        self
     }
 
     /// Every directory searched, in order, with what it stands for.
@@ -111,7 +131,9 @@ impl Search {
         if let Some(d) = &self.data_dir {
             out.extend(data_bin_dirs(d).into_iter().map(|p| (p, Origin::DataDir)));
         }
-        out.push((self.root.join("node_modules/.bin"), Origin::Project));
+        if self.project_servers {
+            out.push((self.root.join("node_modules/.bin"), Origin::Project));
+        }
         if let Some(p) = &self.path {
             out.extend(std::env::split_paths(p).map(|p| (p, Origin::Path)));
         }
@@ -229,10 +251,15 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let (root, data, sys) = (t.path().join("r"), t.path().join("d"), t.path().join("s"));
         exe(&sys.join("srv"));
-        let s = Search::new(&root, Some(data.clone()), Some(sys.clone().into()));
+        let s = Search::new(&root, Some(data.clone()), Some(sys.clone().into()))
+            .with_project_servers(true);
         assert_eq!(s.find("srv").unwrap().origin, Origin::Path);
         exe(&root.join("node_modules/.bin/srv"));
         assert_eq!(s.find("srv").unwrap().origin, Origin::Project);
+        // Untrusted (the default): a program the repository planted is never run.
+        let untrusted = s.clone().with_project_servers(false);
+        assert_eq!(untrusted.find("srv").unwrap().origin, Origin::Path);
+        assert!(!untrusted.dirs().iter().any(|(_, o)| *o == Origin::Project));
         exe(&data.join("venv/bin/srv"));
         let f = s.find("srv").unwrap();
         assert_eq!(

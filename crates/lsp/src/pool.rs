@@ -190,7 +190,7 @@ pub(crate) struct PoolInner {
 
 impl PoolInner {
     /// Where this root's servers are looked for: the data dir, the project's
-    /// `node_modules/.bin`, then the `PATH` servers inherit (a configured `PATH` wins over
+    /// `node_modules/.bin` (when trusted), then the `PATH` servers inherit (a configured `PATH` wins over
     /// navmap's own).
     pub(crate) fn search(&self) -> crate::locate::Search {
         let path = self

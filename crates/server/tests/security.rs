@@ -354,3 +354,43 @@ async fn skipped_files_are_not_sent_to_the_language_server() {
     }
     c.cancel().await.unwrap();
 }
+
+/// A repository that plants a program where a language's server would be looked for (its
+/// own `node_modules/.bin`) does not get it run: the project's programs are searched only
+/// when the user trusts them (`NAVMAP_PROJECT_SERVERS=1`). Kotlin's server is not installed
+/// here, so the planted one is all there is.
+#[tokio::test]
+async fn a_server_program_planted_in_the_project_never_runs() {
+    let outside = tempfile::tempdir().unwrap();
+    let marker = outside.path().join("ran");
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("node_modules/.bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let planted = bin.join("kotlin-language-server");
+    std::fs::write(
+        &planted,
+        format!("#!/bin/sh\ntouch '{}'\nsleep 5\n", marker.display()),
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&planted).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&planted, perm).unwrap();
+    std::fs::write(
+        dir.path().join("A.kt"),
+        "class A {\n    fun run(): Int = 1\n}\n",
+    )
+    .unwrap();
+    let c = client_with(
+        dir.path(),
+        &["--no-build"],
+        &[("NAVMAP_PROJECT_SERVERS", String::new())],
+        None,
+    )
+    .await;
+    let env = call(&c, "nav_symbols", json!({"file": "A.kt"})).await;
+    c.cancel().await.unwrap();
+    assert!(!marker.exists(), "the planted program ran: {env}");
+    if env["ok"] == false {
+        assert_eq!(err_code(&env), "LSP_UNAVAILABLE", "{env}");
+    }
+}
