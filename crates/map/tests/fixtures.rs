@@ -380,6 +380,13 @@ struct Built {
     first: RebuildSummary,
 }
 
+/// The map of a scratch root, opened and built.
+fn built_map(root: &Path) -> Map {
+    let (map, _) = Map::open(MapConfig::new(root), Arc::new(navmap_grammars::registry())).unwrap();
+    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    map
+}
+
 fn build(case: &Case) -> Built {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixtures_dir().join(case.dir), dir.path());
@@ -921,12 +928,7 @@ fn calls_through_typed_members_of_the_enclosing_type() {
         "#include \"service.hpp\"\n\nService::Service(SessionStore* store) : store_(store) {}\n\nbool Service::touch(const std::string& key) { return store_->refresh(key); }\n\nbool Service::touch_again(const std::string& key) { return this->store_->refresh(key); }\n\nbool Service::touch_twice(const std::string& key) { return touch(key) && touch_again(key); }\n",
     )
     .unwrap();
-    let (map, _) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let map = built_map(dir.path());
     for from in [
         "cpp:src/service.cpp#Service.touch",
         "cpp:src/service.cpp#Service.touch_again",
@@ -979,12 +981,7 @@ fn bare_member_calls_follow_the_language_rule() {
         "class Files:\n    def open(self, path):\n        return path\n\n    def read(self, path):\n        return open(path).read()\n",
     )
     .unwrap();
-    let (map, _) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let map = built_map(dir.path());
     let out = |id: &str| {
         map.neighbors(id, Direction::Out, None, 1, 50)
             .unwrap()
@@ -1029,12 +1026,7 @@ fn a_bare_call_in_a_method_reaches_the_enclosing_type_where_the_receiver_is_impl
         "class S:\n    def get(self):\n        return 1\n\n    def refresh(self):\n        return get()\n",
     )
     .unwrap();
-    let (map, _) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let map = built_map(dir.path());
     let out = map
         .neighbors("py:m.py#S.refresh", Direction::Out, None, 1, 50)
         .unwrap()
@@ -1077,12 +1069,7 @@ fn bare_calls_to_methods_of_the_same_class_link_exactly_where_this_is_implicit()
     for (path, source, _, _) in &files {
         std::fs::write(dir.path().join(path), source).unwrap();
     }
-    let (map, _) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let map = built_map(dir.path());
     for (_, _, from, to) in files {
         let out = map
             .neighbors(from, Direction::Out, Some(&[EdgeKind::Calls]), 1, 50)
@@ -1111,12 +1098,7 @@ fn a_recursive_function_is_its_own_caller() {
         "class A {\n    int run(int n) {\n        return n > 0 ? run(n - 1) : 0;\n    }\n}\n",
     )
     .unwrap();
-    let (map, _) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let map = built_map(dir.path());
     for (id, line) in [("py:m.py#fact", 4), ("java:A.java#A.run", 3)] {
         for direction in [Direction::In, Direction::Out, Direction::Both] {
             let got = map
