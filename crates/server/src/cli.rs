@@ -194,7 +194,7 @@ async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCod
     }
     let (opened, opening) = tokio::sync::watch::channel(None);
     let opener = tokio::task::spawn_blocking(move || {
-        crate::startup::slow_open_for_tests();
+        crate::startup::open_gate_for_tests();
         let ctx = match root.serve_context() {
             Ok(ctx) => ctx,
             Err(_) => {

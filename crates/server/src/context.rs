@@ -73,8 +73,8 @@ impl std::error::Error for ContextError {}
 /// The cheap checks of a root (it exists and is a directory), made before serving.
 pub(crate) fn check_root(root: &Path) -> Result<(), ContextError> {
     let shown = root.display();
-    let meta =
-        std::fs::metadata(root).map_err(|_| ContextError(format!("root {shown} does not exist")))?;
+    let meta = std::fs::metadata(root)
+        .map_err(|_| ContextError(format!("root {shown} does not exist")))?;
     if !meta.is_dir() {
         return Err(ContextError(format!("root {shown} is not a directory")));
     }

@@ -61,15 +61,18 @@ impl Engine {
 
     /// The context, once open.
     pub fn context(&self) -> Option<Arc<ServerContext>> {
-        self.ctx.borrow().as_ref().and_then(|r| r.as_ref().ok().cloned())
+        self.ctx
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.as_ref().ok().cloned())
     }
 
     /// The context, waiting for it to open (bounded), and how long that took.
     pub async fn ready(&self) -> Result<(Arc<ServerContext>, std::time::Duration), ToolError> {
         let started = Instant::now();
         let mut rx = self.ctx.clone();
-        let opened = tokio::time::timeout(crate::startup::wait_bound(), rx.wait_for(Option::is_some))
-            .await;
+        let opened =
+            tokio::time::timeout(crate::startup::wait_bound(), rx.wait_for(Option::is_some)).await;
         match opened {
             Ok(Ok(v)) => match v.as_ref() {
                 Some(Ok(ctx)) => Ok((ctx.clone(), started.elapsed())),

@@ -4,8 +4,8 @@
 //! bounded by [`wait_bound`] and stated in the answer's warnings when noticeable.
 //!
 //! Tuning (tests): `NAVMAP_START_WAIT_MS` (the bound, default 10 s) and
-//! `NAVMAP_TEST_SLOW_OPEN_MS` (a pause before the map opens, so a test can see what is
-//! answered while it opens; nothing else sets it).
+//! `NAVMAP_TEST_OPEN_GATE` (a path: the map opens only once it exists, so a test can see
+//! what is answered while the map opens; nothing else sets it).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -22,8 +22,10 @@ pub const WAIT_BOUND: Duration = Duration::from_secs(10);
 pub const NOTICEABLE: Duration = Duration::from_millis(100);
 /// Env: the bound in milliseconds.
 pub const WAIT_ENV: &str = "NAVMAP_START_WAIT_MS";
-/// Env, tests only: pause this many milliseconds before the map opens.
-pub const SLOW_OPEN_ENV: &str = "NAVMAP_TEST_SLOW_OPEN_MS";
+/// Env, tests only: the map opens once this path exists (at most [`GATE_MAX`] later).
+pub const OPEN_GATE_ENV: &str = "NAVMAP_TEST_OPEN_GATE";
+/// A test that forgets to open its gate does not hang the server for ever.
+const GATE_MAX: Duration = Duration::from_secs(60);
 
 fn env_ms(name: &str) -> Option<Duration> {
     std::env::var(name)
@@ -39,10 +41,15 @@ pub fn wait_bound() -> Duration {
     env_ms(WAIT_ENV).unwrap_or(WAIT_BOUND)
 }
 
-/// The test knob's pause before opening the map (blocking; none unless set).
-pub fn slow_open_for_tests() {
-    if let Some(d) = env_ms(SLOW_OPEN_ENV) {
-        std::thread::sleep(d);
+/// The test knob: waits for the gate path to exist before the map opens (blocking; no
+/// wait unless `NAVMAP_TEST_OPEN_GATE` is set).
+pub fn open_gate_for_tests() {
+    let Some(gate) = std::env::var_os(OPEN_GATE_ENV).filter(|v| !v.is_empty()) else {
+        return;
+    };
+    let started = Instant::now();
+    while !std::path::Path::new(&gate).exists() && started.elapsed() < GATE_MAX {
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
