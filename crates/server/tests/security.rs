@@ -332,13 +332,7 @@ fn a_planted_map_folder_is_refused_and_nothing_is_overwritten() {
         dir.path(),
         &["--db", db.path().join("m.db").to_str().unwrap()],
     );
-    // Not a refusal: the first map call builds the map there and answers.
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_eq!(out.status.code(), Some(1), "MAP_NOT_BUILT, not a refusal");
     assert!(db.path().join("m.db").exists());
 }
 
