@@ -181,20 +181,50 @@ pub async fn run(cli: Cli) -> ExitCode {
 }
 
 async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCode, ExitCode> {
-    let ctx = root.serve_context()?;
-    tracing::info!(root = %ctx.root.display(), "serving MCP on stdio");
-    // The start-up check against the disk, the background build and the watcher.
-    crate::freshness::start(
-        &ctx,
-        crate::freshness::StartOptions {
-            build: !no_build,
-            watch: !no_watch,
-        },
-    );
-    let engine = Arc::new(Engine::new(ctx.clone()));
+    // A root that is unusable is still exit 2 before anything is served (cheap checks);
+    // opening the map (loading a previous build) is not: it runs in the background and
+    // `initialize` is answered meanwhile (`crate::startup`).
+    let dir = root
+        .root
+        .clone()
+        .unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+    if let Err(e) = crate::context::check_root(&dir) {
+        eprintln!("navmap: {e}");
+        return Err(ExitCode::from(2));
+    }
+    let (opened, opening) = tokio::sync::watch::channel(None);
+    let opener = tokio::task::spawn_blocking(move || {
+        crate::startup::open_gate_for_tests();
+        let ctx = match root.serve_context() {
+            Ok(ctx) => ctx,
+            Err(_) => {
+                let _ = opened.send(Some(Err("the map could not be opened (see stderr)".into())));
+                return None;
+            }
+        };
+        tracing::info!(root = %ctx.root.display(), "map open");
+        if no_build {
+            ctx.build_on_first_call
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        // The start-up check against the disk, the background build and the watcher.
+        crate::freshness::start(
+            &ctx,
+            crate::freshness::StartOptions {
+                build: !no_build,
+                watch: !no_watch,
+            },
+        );
+        let _ = opened.send(Some(Ok(ctx.clone())));
+        Some(ctx)
+    });
+    tracing::info!(root = %dir.display(), "serving MCP on stdio");
+    let engine = Arc::new(Engine::opening(opening, crate::tools::all()));
     let served = crate::mcp::serve_stdio(engine).await;
-    // No language server outlives navmap.
-    ctx.lsp.shutdown_all().await;
+    // No language server outlives navmap (the map may still be opening: wait for it).
+    if let Ok(Some(ctx)) = opener.await {
+        ctx.lsp.shutdown_all().await;
+    }
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {

@@ -43,8 +43,8 @@ pub struct ServerContext {
     /// with `lsp.shutdown_all()` on exit.
     pub lsp: navmap_lsp::LspPool,
     /// The map of the root (SQLite at `db_path`). Opened here, built by `navmap serve` in
-    /// the background, `navmap rebuild` or `map_rebuild`; map tools answer
-    /// `MAP_NOT_BUILT` until a build lands.
+    /// the background, `navmap rebuild`, `map_rebuild` or the first map call
+    /// ([`ServerContext::build_on_first_call`]).
     pub map: navmap_map::Map,
     /// Warnings from opening the map (a recreated database, an interrupted build).
     pub map_warnings: Vec<String>,
@@ -53,6 +53,9 @@ pub struct ServerContext {
     /// Stale marking, the watcher, read-through refresh (`crate::freshness`); inert until
     /// `navmap serve` calls `freshness::start`.
     pub freshness: crate::freshness::Freshness,
+    /// A map call on a map never built builds it first, waiting a bounded time
+    /// (`crate::startup::first_build`). `navmap serve --no-build` clears it.
+    pub build_on_first_call: std::sync::atomic::AtomicBool,
 }
 
 /// Why a context could not be created: a one-line message for stderr (exit code 2).
@@ -66,6 +69,17 @@ impl std::fmt::Display for ContextError {
 }
 
 impl std::error::Error for ContextError {}
+
+/// The cheap checks of a root (it exists and is a directory), made before serving.
+pub(crate) fn check_root(root: &Path) -> Result<(), ContextError> {
+    let shown = root.display();
+    let meta = std::fs::metadata(root)
+        .map_err(|_| ContextError(format!("root {shown} does not exist")))?;
+    if !meta.is_dir() {
+        return Err(ContextError(format!("root {shown} is not a directory")));
+    }
+    Ok(())
+}
 
 impl ServerContext {
     /// A context for `root`; `db` overrides the map location (relative paths are taken
@@ -97,12 +111,8 @@ impl ServerContext {
         languages: Registry,
         in_memory_when_refused: bool,
     ) -> Result<Self, ContextError> {
+        check_root(root)?;
         let shown = root.display();
-        let meta = std::fs::metadata(root)
-            .map_err(|_| ContextError(format!("root {shown} does not exist")))?;
-        if !meta.is_dir() {
-            return Err(ContextError(format!("root {shown} is not a directory")));
-        }
         let root = root
             .canonicalize()
             .map_err(|e| ContextError(format!("root {shown} cannot be resolved: {e}")))?;
@@ -165,6 +175,7 @@ impl ServerContext {
             map_warnings,
             map_progress: Default::default(),
             freshness,
+            build_on_first_call: std::sync::atomic::AtomicBool::new(true),
         })
     }
 

@@ -26,8 +26,12 @@ pub struct Registered {
     pub params: Params,
 }
 
+/// The context as `navmap serve` opens it in the background: `None` while opening, then
+/// the context, or why it could not be opened.
+pub type Opening = tokio::sync::watch::Receiver<Option<Result<Arc<ServerContext>, String>>>;
+
 pub struct Engine {
-    ctx: Arc<ServerContext>,
+    ctx: Opening,
     tools: Vec<Registered>,
 }
 
@@ -38,6 +42,13 @@ impl Engine {
     }
 
     pub fn with_tools(ctx: Arc<ServerContext>, tools: Vec<Arc<dyn Tool>>) -> Self {
+        let (_, ready) = tokio::sync::watch::channel(Some(Ok(ctx)));
+        Engine::opening(ready, tools)
+    }
+
+    /// An engine whose context is still opening (`navmap serve`, [`crate::startup`]): calls
+    /// wait for it, up to [`crate::startup::wait_bound`].
+    pub fn opening(ctx: Opening, tools: Vec<Arc<dyn Tool>>) -> Self {
         let tools = tools
             .into_iter()
             .map(|tool| Registered {
@@ -48,8 +59,29 @@ impl Engine {
         Engine { ctx, tools }
     }
 
-    pub fn context(&self) -> &Arc<ServerContext> {
-        &self.ctx
+    /// The context, once open.
+    pub fn context(&self) -> Option<Arc<ServerContext>> {
+        self.ctx
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.as_ref().ok().cloned())
+    }
+
+    /// The context, waiting for it to open (bounded), and how long that took.
+    pub async fn ready(&self) -> Result<(Arc<ServerContext>, std::time::Duration), ToolError> {
+        let started = Instant::now();
+        let mut rx = self.ctx.clone();
+        let opened =
+            tokio::time::timeout(crate::startup::wait_bound(), rx.wait_for(Option::is_some)).await;
+        match opened {
+            Ok(Ok(v)) => match v.as_ref() {
+                Some(Ok(ctx)) => Ok((ctx.clone(), started.elapsed())),
+                Some(Err(why)) => Err(ToolError::internal(why.clone())),
+                None => Err(crate::startup::still_opening()),
+            },
+            Ok(Err(_)) => Err(ToolError::internal("the map could not be opened")),
+            Err(_) => Err(crate::startup::still_opening()),
+        }
     }
 
     pub fn tools(&self) -> &[Registered] {
@@ -116,10 +148,17 @@ impl Engine {
         };
         let hash = args_hash(args.values());
 
+        // Arguments checked; now the map must be open (navmap serve opens it in the
+        // background). A noticeable wait is stated in the answer.
+        let (ctx, waited) = match self.ready().await {
+            Ok(ready) => ready,
+            Err(err) => return render_error(&err, budget),
+        };
+        let waited = crate::startup::waited_warning("the map to open", waited);
+
         // Its own task: a panic in the tool (or in a ranker while rendering) ends only
         // that task, and we answer INTERNAL.
         let tool = entry.tool.clone();
-        let ctx = self.ctx.clone();
         let mut task = AbortOnDrop(tokio::spawn(async move {
             let mut args = args;
             let deadline = tool.deadline();
@@ -132,6 +171,9 @@ impl Engine {
                         Ok(chosen) => tool.call(&ctx, args).await.map(|mut p| {
                             if let Some(c) = chosen {
                                 c.annotate(&mut p.data, "nodeId");
+                            }
+                            if let Some(w) = waited {
+                                p = p.warn(w);
                             }
                             p.given(given)
                         }),

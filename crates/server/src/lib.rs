@@ -37,6 +37,7 @@ mod paths;
 mod rebuild_cli;
 mod servers_cli;
 mod setup_cli;
+pub mod startup;
 mod stdout;
 pub mod tools;
 

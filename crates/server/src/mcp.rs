@@ -100,14 +100,17 @@ impl ServerHandler for NavmapServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // map_rebuild with a progress token: the build's progress as notifications.
-        let _progress = match context.meta.get_progress_token() {
-            Some(token) if request.name == "map_rebuild" => {
-                Some(crate::tools::map_common::forward_progress(
-                    self.engine.context(),
-                    context.peer.clone(),
-                    token,
-                ))
-            }
+        // (The context may still be opening: waited for here as the call would.)
+        let ready = match request.name.as_ref() {
+            "map_rebuild" => self.engine.ready().await.ok().map(|(ctx, _)| ctx),
+            _ => None,
+        };
+        let _progress = match (context.meta.get_progress_token(), &ready) {
+            (Some(token), Some(ctx)) => Some(crate::tools::map_common::forward_progress(
+                ctx,
+                context.peer.clone(),
+                token,
+            )),
             _ => None,
         };
         let rendered = self.engine.call(&request.name, request.arguments).await;

@@ -686,3 +686,104 @@ async fn resolve_through_impl_blocks_rs() {
     );
     c.cancel().await.ok();
 }
+
+// ---- start-up (issue 19): initialize at once, the map opens in the background ----
+
+/// `navmap serve` whose map opens only once `gate` exists (`NAVMAP_TEST_OPEN_GATE`): the
+/// client is returned once `initialize` is answered.
+async fn gated_client(root: &Path, gate: &Path) -> Client {
+    client(
+        root,
+        &["--no-watch"],
+        &[
+            ("NAVMAP_TEST_OPEN_GATE", gate.to_str().unwrap()),
+            ("NAVMAP_START_WAIT_MS", "120000"),
+        ],
+    )
+    .await
+}
+
+/// Issues map_search for SessionStore; the answer, when it comes.
+fn search_session_store(c: &Client) -> impl std::future::Future<Output = Value> + '_ {
+    call(c, "map_search", json!({"query": "SessionStore"}))
+}
+
+fn found_session_store(env: &Value) -> bool {
+    ok(env)["results"].as_array().is_some_and(|r| {
+        r.iter().any(|h| {
+            h["id"]
+                .as_str()
+                .is_some_and(|id| id.contains("SessionStore"))
+        })
+    })
+}
+
+/// `initialize` is answered while the map is still opening (its gate is closed), and a
+/// map call made meanwhile waits for the map, answers from it, and says it waited: never
+/// MAP_NOT_BUILT for a map that exists on disk.
+#[tokio::test]
+async fn initialize_is_answered_before_the_map_opens_and_a_call_waits_for_it() {
+    let dir = fixture("py");
+    let built = common::navmap_cli(dir.path(), &["rebuild"]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let gates = tempfile::tempdir().unwrap();
+    let gate = gates.path().join("open");
+    // Answered although the map cannot open yet: initialize does not wait for the map.
+    let c = gated_client(dir.path(), &gate).await;
+    let answer = search_session_store(&c);
+    tokio::pin!(answer);
+    // The call is sent and cannot be answered before the gate opens.
+    let early = tokio::time::timeout(Duration::from_millis(300), &mut answer).await;
+    assert!(
+        early.is_err(),
+        "answered before the map opened: {:?}",
+        early.ok()
+    );
+    std::fs::write(&gate, "").unwrap();
+    let env = answer.await;
+    assert!(found_session_store(&env), "{env}");
+    assert!(warned(&env, "for the map to open"), "{env}");
+    // Later calls do not wait.
+    let env = search_session_store(&c).await;
+    assert!(found_session_store(&env), "{env}");
+    assert!(!warned(&env, "for the map to open"), "{env}");
+}
+
+/// A first map call on a root with no map builds it and answers (the build is small:
+/// well within the bound), instead of MAP_NOT_BUILT.
+#[tokio::test]
+async fn a_first_map_call_on_a_fresh_root_builds_and_answers() {
+    let dir = fixture("py");
+    let gates = tempfile::tempdir().unwrap();
+    let gate = gates.path().join("open");
+    let c = gated_client(dir.path(), &gate).await;
+    let answer = search_session_store(&c);
+    tokio::pin!(answer);
+    let early = tokio::time::timeout(Duration::from_millis(300), &mut answer).await;
+    assert!(
+        early.is_err(),
+        "answered before the map opened: {:?}",
+        early.ok()
+    );
+    std::fs::write(&gate, "").unwrap();
+    let env = answer.await;
+    assert!(found_session_store(&env), "{env}");
+}
+
+/// `navmap call` on a root with no map builds it and answers.
+#[test]
+fn navmap_call_on_a_fresh_root_answers() {
+    let dir = fixture("py");
+    let out = common::navmap_cli(
+        dir.path(),
+        &["call", "map_search", r#"{"query":"SessionStore"}"#],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let env: Value = serde_json::from_str(&text).unwrap();
+    assert!(found_session_store(&env), "{env}");
+}

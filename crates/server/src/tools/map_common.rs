@@ -158,11 +158,15 @@ pub fn stale_files_warning(n: usize) -> String {
     )
 }
 
-/// What every map answer does first: read-through refresh of a few stale files
-/// (`crate::freshness`); returns the warnings every map answer carries (the map's age).
+/// What every map answer does first: the first build when the map was never built
+/// (`crate::startup::first_build`), else the read-through refresh of a few stale files
+/// (`crate::freshness`); returns the warnings every map answer carries (a noticeable wait
+/// for the first build, the map's age).
 pub async fn before_answer(ctx: &Arc<ServerContext>) -> Vec<String> {
+    let mut warnings: Vec<String> = crate::startup::first_build(ctx).await.into_iter().collect();
     ctx.freshness.read_through().await;
-    ctx.freshness.age_warning(None).into_iter().collect()
+    warnings.extend(ctx.freshness.age_warning(None));
+    warnings
 }
 
 /// `builtAt` as RFC 3339 UTC (`2026-11-05T14:03:00Z`).

@@ -359,3 +359,17 @@ pub fn symbols(list: &Value) -> Value {
             .collect::<Vec<_>>(),
     )
 }
+
+/// `navmap <args> --root root` as a one-shot command, with no `NAVMAP_*` variable of the
+/// test's own and its map in the root's `.navmap/`.
+pub fn navmap_cli(root: &Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(NAVMAP);
+    cmd.args(args).arg("--root").arg(root);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("NAVMAP_") || k.starts_with("FAKE_LSP_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("NAVMAP_DATA_DIR", data_dir());
+    cmd.output().expect("run navmap")
+}
