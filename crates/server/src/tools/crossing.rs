@@ -1,4 +1,5 @@
-//! Live answers cross-checked against the map (contract §2): a language server's list of
+//! Live answers cross-checked against the map (contract §2; `nav_references`,
+//! `nav_implementations`, incoming `nav_callHierarchy`): a language server's list of
 //! uses that leaves out files where the map sees mentions of the name says so. Those
 //! mentions come as `unverified` rows (`<line>:<col> <snippet>` grouped by file and
 //! enclosing definition, like the `unlinked` tier), with `unverifiedTotal`,

@@ -30,6 +30,10 @@
 //!   (incoming: the edges into the definition), with a warning naming the missing server
 //!   and its install command: never `LSP_UNAVAILABLE`.
 //!
+//! - Incoming (`lsp` or `fallback-references`): the map's call mentions of the name in
+//!   files without a direct caller in the server's answer come as `unverified` rows
+//!   (`crossing.rs`, docs/answers.md "Live answers cross-checked").
+//!
 //! `via` names the item one level up (the root for depth 1); `sites` are the call sites
 //! (in the caller's file). An item reached twice is listed again with `seen: true` and not
 //! expanded again (recursion and cycles).
