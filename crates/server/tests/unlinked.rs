@@ -4,6 +4,9 @@
 //! nothing, a reflective `getattr(obj, "name")`, a base class through an unknown module, an
 //! import from a module that does not exist — and one with every use linked, through a
 //! real MCP client. The shape and the exclusion rule: docs/answers.md "Unlinked mentions".
+//! At the end, the live answers cross-checked against the map's mentions with real servers
+//! (pyright and tsserver configured to see `src/` only, clangd without a compilation
+//! database): "Live answers cross-checked".
 
 mod common;
 
@@ -399,4 +402,155 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
     assert_eq!(unverified[0]["in"], "Extra", "{env}");
     assert_eq!(d["complete"], false, "{env}");
     assert!(warned(&env, "tsconfig.json"), "the cause is named: {env}");
+}
+
+/// Writes `files` (path, text) under `root`.
+fn write_tree(root: &std::path::Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+/// The files of an answer's `unverified` groups.
+fn unverified_files(d: &Value) -> Vec<&str> {
+    d["unverified"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|g| g["file"].as_str())
+        .collect()
+}
+
+/// `nav_callHierarchy` incoming cross-checks like `nav_references`: with a pyright
+/// configuration that includes only `src/`, the caller under `tests/` is missing from the
+/// server's answer; the map's call mention there comes as `unverified`, the configuration
+/// named as the cause.
+#[tokio::test]
+async fn nav_call_hierarchy_names_the_callers_pyright_does_not_see() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    write_tree(
+        root,
+        &[
+            ("pyproject.toml", "[tool.pyright]\ninclude = [\"src\"]\n"),
+            ("src/shop/__init__.py", ""),
+            ("src/shop/store.py", STORE),
+            ("src/shop/api.py", API),
+            (
+                "tests/test_helper.py",
+                "from shop.store import helper\n\n\ndef test_helper():\n    assert helper() == 3\n",
+            ),
+        ],
+    );
+    let c = serve_built(root).await;
+    let env = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"nodeId": "py:src/shop/store.py#helper", "direction": "incoming"}),
+    )
+    .await;
+    let d = ok(&env);
+    let callers: Vec<&str> = d["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["file"].as_str())
+        .collect();
+    assert!(callers.contains(&"src/shop/api.py"), "{env}");
+    assert!(
+        !callers.contains(&"tests/test_helper.py"),
+        "pyright sees tests/ after all: {env}"
+    );
+    assert_eq!(unverified_files(d), ["tests/test_helper.py"], "{env}");
+    let group = &d["unverified"][0];
+    assert_eq!(group["in"], "test_helper", "{env}");
+    assert_eq!(group["rows"][0], "5:12 assert helper() == 3", "{env}");
+    assert_eq!(d["unverifiedTotal"], 1, "{env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(
+        warned(&env, "leaves out 1 file(s)") && warned(&env, "pyproject.toml"),
+        "the cause is named: {env}"
+    );
+
+    // The call's filters hold for the cross-check too: excludeTests leaves it out.
+    let env = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"nodeId": "py:src/shop/store.py#helper", "direction": "incoming",
+               "excludeTests": true}),
+    )
+    .await;
+    let d = ok(&env);
+    assert!(d.get("unverified").is_none(), "{env}");
+    assert!(d.get("complete").is_none(), "{env}");
+}
+
+/// clangd without `compile_commands.json` knows only the files it has open: references
+/// to a function called from several other `.c` files must not come back silently
+/// complete with the opened file's sites alone. Either clangd finds every caller, or the
+/// files it left out are `unverified` with the C manifest's cause.
+#[tokio::test]
+async fn nav_references_without_compile_commands_is_not_silently_partial() {
+    if !require("clangd", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    let caller = |name: &str| {
+        format!("#include \"util.h\"\n\nint {name}(void) {{\n    return scale(2) + scale(3);\n}}\n")
+    };
+    let (a, b, c_) = (caller("run_a"), caller("run_b"), caller("run_c"));
+    write_tree(
+        root,
+        &[
+            ("util.h", "int scale(int x);\n"),
+            (
+                "util.c",
+                "#include \"util.h\"\n\nint scale(int x) {\n    return x * 2;\n}\n\nint twice(void) {\n    return scale(scale(1));\n}\n",
+            ),
+            ("a.c", &a),
+            ("b.c", &b),
+            ("c.c", &c_),
+        ],
+    );
+    assert!(!root.join("compile_commands.json").exists());
+    let c = serve_built(root).await;
+    let env = call(&c, "nav_references", json!({"nodeId": "c:util.c#scale"})).await;
+    let d = ok(&env);
+    let found: Vec<&str> = d["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["file"].as_str())
+        .collect();
+    assert!(found.contains(&"util.c"), "the opened file's sites: {env}");
+    let callers = ["a.c", "b.c", "c.c"];
+    let unverified = unverified_files(d);
+    for f in callers {
+        assert!(
+            found.contains(&f) || unverified.contains(&f),
+            "{f} neither found nor unverified: {env}"
+        );
+    }
+    let missing: Vec<&str> = callers.into_iter().filter(|f| !found.contains(f)).collect();
+    if !missing.is_empty() {
+        assert_eq!(unverified, missing, "by file: {env}");
+        assert_eq!(d["complete"], false, "{env}");
+        assert!(
+            warned(&env, "compile_commands.json"),
+            "the cause is named: {env}"
+        );
+        let rows: usize = d["unverified"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["rows"].as_array().map_or(0, Vec::len))
+            .sum();
+        assert_eq!(d["unverifiedTotal"], rows, "{env}");
+    }
 }

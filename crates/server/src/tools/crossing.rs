@@ -1,4 +1,5 @@
-//! Live answers cross-checked against the map (contract §2): a language server's list of
+//! Live answers cross-checked against the map (contract §2; `nav_references`,
+//! `nav_implementations`, incoming `nav_callHierarchy`): a language server's list of
 //! uses that leaves out files where the map sees mentions of the name says so. Those
 //! mentions come as `unverified` rows (`<line>:<col> <snippet>` grouped by file and
 //! enclosing definition, like the `unlinked` tier), with `unverifiedTotal`,
@@ -46,7 +47,7 @@ fn node_of(ctx: &ServerContext, t: &Target) -> Option<String> {
 }
 
 /// The map's mentions of the target's name (linked or not, none excluded) in files the
-/// server's answer does not hold; `kinds` keeps those mention kinds (`MentionSite::kind`;
+/// server's answer does not hold, by file and position; `kinds` keeps those mention kinds (`MentionSite::kind`;
 /// empty = all), `keep` applies the call's own filters. Empty when the target is no map
 /// node or the map is not built.
 pub async fn unseen(
@@ -65,7 +66,7 @@ pub async fn unseen(
         let Ok(check) = map.mention_check(&id) else {
             return Vec::new();
         };
-        check
+        let mut sites: Vec<MentionSite> = check
             .linked_sites
             .into_iter()
             .chain(check.unlinked)
@@ -75,7 +76,10 @@ pub async fn unseen(
                     && (kinds.is_empty() || kinds.contains(&s.kind))
                     && keep(&s.file)
             })
-            .collect()
+            .collect();
+        // By file and position, like the server's own locations.
+        sites.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+        sites
     })
     .await
     .unwrap_or_default()

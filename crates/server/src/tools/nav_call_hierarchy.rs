@@ -30,6 +30,10 @@
 //!   (incoming: the edges into the definition), with a warning naming the missing server
 //!   and its install command: never `LSP_UNAVAILABLE`.
 //!
+//! - Incoming (`lsp` or `fallback-references`): the map's call mentions of the name in
+//!   files without a direct caller in the server's answer come as `unverified` rows
+//!   (`crossing.rs`, docs/answers.md "Live answers cross-checked").
+//!
 //! `via` names the item one level up (the root for depth 1); `sites` are the call sites
 //! (in the caller's file). An item reached twice is listed again with `seen: true` and not
 //! expanded again (recursion and cycles).
@@ -40,13 +44,14 @@ use std::sync::Arc;
 
 use navmap_envelope::{ErrorCode, ListSpec, Payload, ToolError};
 use navmap_lsp::{CallItem, DocumentSymbol, LspError, Position};
-use navmap_map::{Direction, EdgeKind, NodeKind};
+use navmap_map::{Direction, EdgeKind, MentionSite, NodeKind};
 use serde_json::{Value, json};
 
+use super::crossing;
 use super::map_common::with_map;
 use super::nav_common::{
-    Anchors, Place, Target, content_generation, enclosing, is_test_item, kind_name, lsp_error,
-    mark_incomplete, nav_narrowing, nearby, position_params, where_they_are,
+    Anchors, Place, Target, content_generation, enclosing, is_test_item, is_test_path, kind_name,
+    lsp_error, mark_incomplete, nav_narrowing, nearby, position_params, where_they_are,
 };
 use super::nav_references::FileFilter;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -255,9 +260,56 @@ impl Tool for NavCallHierarchy {
                 }
                 frontier = next;
             }
-            Ok(run.finish(root_json, incoming, depth, "lsp", calls, snapped))
+            let unseen = unseen_callers(ctx, &t, &args, incoming, &calls).await?;
+            let payload = run.finish(root_json, incoming, depth, "lsp", calls, snapped);
+            Ok(with_unseen(ctx, &t, payload, &unseen))
         })
     }
+}
+
+/// Incoming: the map's call mentions of the target's name in files that hold none of the
+/// server's direct callers (docs/answers.md "Live answers cross-checked"), the call's
+/// `fileFilter` and `excludeTests` applied; none for outgoing.
+async fn unseen_callers(
+    ctx: &Arc<ServerContext>,
+    t: &Target,
+    args: &Args,
+    incoming: bool,
+    calls: &[Value],
+) -> Result<Vec<MentionSite>, ToolError> {
+    if !incoming {
+        return Ok(Vec::new());
+    }
+    // Before the filters: a caller the filter leaves out was still seen by the server.
+    let answered = calls
+        .iter()
+        .filter(|c| c["depth"].as_u64().unwrap_or(1) == 1)
+        .flat_map(|c| {
+            let sites = c["sites"].as_array().into_iter().flatten();
+            std::iter::once(&c["file"]).chain(sites.map(|s| &s["file"]))
+        })
+        .filter_map(|f| f.as_str().map(str::to_string))
+        .collect();
+    let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
+        Some(f) => Some(FileFilter::parse(args, f)?),
+        None => None,
+    };
+    let exclude_tests = args.opt_bool("excludeTests").unwrap_or(false);
+    Ok(crossing::unseen(ctx, t, answered, &["call"], move |file| {
+        filter.as_ref().is_none_or(|f| f.matches(file)) && !(exclude_tests && is_test_path(file))
+    })
+    .await)
+}
+
+/// The answer with the unseen callers as `unverified` rows and the warning naming them.
+fn with_unseen(
+    ctx: &Arc<ServerContext>,
+    t: &Target,
+    payload: Payload,
+    unseen: &[MentionSite],
+) -> Payload {
+    let (payload, warning) = crossing::add(&ctx.root, &t.lang, payload, unseen);
+    warning.into_iter().fold(payload, Payload::warn)
 }
 
 /// Where an item's name is: identifies it across answers.
@@ -691,14 +743,17 @@ impl<'a> Run<'a> {
                 "{external} reference(s) outside the root were not attributed to callers."
             ));
         }
-        Ok(self.finish(
+        let unseen = unseen_callers(self.ctx, t, self.args, incoming, &calls).await?;
+        let ctx = self.ctx;
+        let payload = self.finish(
             root_json,
             incoming,
             depth,
             "fallback-references",
             calls,
             snapped,
-        ))
+        );
+        Ok(with_unseen(ctx, t, payload, &unseen))
     }
 
     /// The answer: calls filtered (`fileFilter`, `excludeTests`, callees outside the root
