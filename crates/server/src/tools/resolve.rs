@@ -373,13 +373,29 @@ pub async fn resolve_node(
             // "Renamed, moved or deleted" only when the map shows it: a map that is up to
             // date for this file and still has the symbol says the server is the one
             // that does not see it (jdtls after a failed import answers an empty outline).
+            // Asked of the map as it is *now*, after the disk check: a rebuild may have
+            // re-indexed the file since `said` was read (a rename the watcher just saw),
+            // and then the symbol is gone, not unseen.
             let map = ctx.map.clone();
             let file = rel.clone();
-            let unchanged = !file_stale
-                && tokio::task::spawn_blocking(move || map.changed_on_disk(Some(&[file])))
-                    .await
-                    .is_ok_and(|r| r.is_ok_and(|changed| changed.is_empty()));
-            if let Some(v) = said.node().filter(|_| unchanged) {
+            let node_id = said.node().map(|v| v.id.clone());
+            let current = match node_id.filter(|_| !file_stale) {
+                Some(node_id) => tokio::task::spawn_blocking(move || {
+                    let unchanged = map
+                        .changed_on_disk(Some(&[file]))
+                        .is_ok_and(|changed| changed.is_empty());
+                    if unchanged {
+                        map.node(&node_id).ok()
+                    } else {
+                        None
+                    }
+                })
+                .await
+                .ok()
+                .flatten(),
+                None => None,
+            };
+            if let Some(v) = current.as_ref() {
                 let mut why = String::new();
                 if !answer.warnings.is_empty() {
                     why = format!(" (it said: {})", answer.warnings.join("; "));
