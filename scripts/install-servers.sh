@@ -8,7 +8,8 @@
 # The servers the test command runs live: pyright (py), typescript-language-server (ts),
 # rust-analyzer (rs), gopls (go, built with the machine's Go), clangd (c, cpp), jdtls
 # (java), intelephense (php), bash-language-server (sh) and emmylua_ls (lua, built with
-# cargo). A language not in this
+# cargo); and the MCP Python SDK (PyPI `mcp`, in the venv .tools/mcp-sdk) for the HTTP
+# test. A language not in this
 # build's registry is left out; an install that fails is reported and makes the script
 # exit 1, so that CI stops before running tests against a missing server.
 set -uo pipefail
@@ -28,6 +29,13 @@ echo "install-servers: installing ${langs[*]} into $NAVMAP_DATA_DIR" >&2
 start=$(date +%s)
 "$navmap" servers install "${langs[@]}"
 rc=$?
+# The official MCP Python SDK, the client of the streamable HTTP test
+# (crates/server/tests/http.rs), in a venv of its own: never installed globally.
+sdk="$NAVMAP_DATA_DIR/mcp-sdk"
+if ! "$sdk/bin/python" -c 'import mcp.client.streamable_http' 2>/dev/null; then
+  echo "install-servers: installing the MCP Python SDK into $sdk" >&2
+  { python3 -m venv "$sdk" && "$sdk/bin/pip" install -q 'mcp==2.3.0'; } || rc=1
+fi
 echo "install-servers: took $(( $(date +%s) - start ))s" >&2
 "$navmap" servers >&2
 exit $rc

@@ -1,4 +1,4 @@
-//! The command line: `navmap serve`, `navmap status`, `navmap call`, `navmap rebuild`,
+//! The command line: `navmap serve [--http]`, `navmap status`, `navmap call`, `navmap rebuild`,
 //! `navmap servers [install]`, `navmap setup <client>`.
 //!
 //! Exit codes: 0 success; 1 a tool answered `ok:false`; 2 bad usage or an unusable root
@@ -29,10 +29,23 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve a repository over MCP on stdin/stdout (the map builds in the background).
+    /// Serve a repository over MCP on stdin/stdout, or over streamable HTTP with --http
+    /// (the map builds in the background).
     Serve {
         #[command(flatten)]
         root: RootArgs,
+        /// Serve MCP over streamable HTTP at http://HOST:PORT/mcp instead of stdio: several
+        /// agents then share one map and one set of language servers. Loopback only unless
+        /// --allow-remote and a token are given.
+        #[arg(long, value_name = "HOST:PORT")]
+        http: Option<String>,
+        /// With --http: allow a non-loopback address (needs a token).
+        #[arg(long, requires = "http")]
+        allow_remote: bool,
+        /// With --http: every request must carry `Authorization: Bearer TOKEN` (also read
+        /// from NAVMAP_HTTP_TOKEN, which `ps` does not show).
+        #[arg(long, requires = "http", value_name = "TOKEN")]
+        token: Option<String>,
         /// Do not start building the map at once (map tools answer MAP_NOT_BUILT until
         /// map_rebuild is called).
         #[arg(long)]
@@ -151,9 +164,19 @@ pub async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Serve {
             root,
+            http,
+            allow_remote,
+            token,
             no_build,
             no_watch,
-        } => serve(root, no_build, no_watch).await,
+        } => {
+            let http = http.map(|addr| crate::http::HttpOptions {
+                addr,
+                allow_remote,
+                token: token.or_else(|| std::env::var(crate::http::TOKEN_ENV).ok()),
+            });
+            serve(root, http, no_build, no_watch).await
+        }
         Command::Rebuild { root, full } => crate::rebuild_cli::rebuild(root, full).await,
         Command::Status { root, json } => status(root, json).await,
         Command::Call { tool, args, root } => call(root, &tool, &args).await,
@@ -180,7 +203,12 @@ pub async fn run(cli: Cli) -> ExitCode {
     result.unwrap_or_else(|code| code)
 }
 
-async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCode, ExitCode> {
+async fn serve(
+    root: RootArgs,
+    http: Option<crate::http::HttpOptions>,
+    no_build: bool,
+    no_watch: bool,
+) -> Result<ExitCode, ExitCode> {
     // A root that is unusable is still exit 2 before anything is served (cheap checks);
     // opening the map (loading a previous build) is not: it runs in the background and
     // `initialize` is answered meanwhile (`crate::startup`).
@@ -192,6 +220,14 @@ async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCod
         eprintln!("navmap: {e}");
         return Err(ExitCode::from(2));
     }
+    // Where to listen is checked before anything starts, as the root is.
+    let http = match http.as_ref().map(crate::http::bind_address).transpose() {
+        Ok(addr) => addr.map(|a| (a, http.and_then(|h| h.token))),
+        Err(e) => {
+            eprintln!("navmap: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
     let (opened, opening) = tokio::sync::watch::channel(None);
     let opener = tokio::task::spawn_blocking(move || {
         crate::startup::open_gate_for_tests();
@@ -218,9 +254,15 @@ async fn serve(root: RootArgs, no_build: bool, no_watch: bool) -> Result<ExitCod
         let _ = opened.send(Some(Ok(ctx.clone())));
         Some(ctx)
     });
-    tracing::info!(root = %dir.display(), "serving MCP on stdio");
+    // One engine for every session: one map, one pool of language servers.
     let engine = Arc::new(Engine::opening(opening, crate::tools::all()));
-    let served = crate::mcp::serve_stdio(engine).await;
+    let served = match http {
+        Some((addr, token)) => crate::http::serve_http(engine, addr, token).await,
+        None => {
+            tracing::info!(root = %dir.display(), "serving MCP on stdio");
+            crate::mcp::serve_stdio(engine).await
+        }
+    };
     // No language server outlives navmap (the map may still be opening: wait for it).
     if let Ok(Some(ctx)) = opener.await {
         ctx.lsp.shutdown_all().await;

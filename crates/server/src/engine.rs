@@ -52,7 +52,7 @@ impl Engine {
         let tools = tools
             .into_iter()
             .map(|tool| Registered {
-                params: tool.params(),
+                params: tool.params().paged(tool.paged()),
                 tool,
             })
             .collect();

@@ -1,4 +1,4 @@
-//! navmap's server: the MCP binding (rmcp over stdio), the tools, argument validation
+//! navmap's server: the MCP binding (rmcp over stdio or streamable HTTP), the tools, argument validation
 //! and the CLI.
 //!
 //! Owns: the tool registry ([`tools`]), argument checking ([`tools::Params`]), the
@@ -31,6 +31,7 @@ mod context;
 mod engine;
 mod frames;
 pub mod freshness;
+pub mod http;
 pub mod map_folder;
 pub mod mcp;
 mod paths;

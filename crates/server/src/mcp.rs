@@ -68,12 +68,8 @@ impl NavmapServer {
                     // map_rebuild only adds to and refreshes its own map folder.
                     annotations = annotations.destructive(false).idempotent(true);
                 }
-                Tool::new(
-                    t.tool.name(),
-                    t.tool.description(),
-                    t.params.schema(t.tool.paged()),
-                )
-                .with_annotations(annotations)
+                Tool::new(t.tool.name(), t.tool.description(), t.params.schema())
+                    .with_annotations(annotations)
             })
             .collect()
     }

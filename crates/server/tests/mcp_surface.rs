@@ -525,3 +525,47 @@ async fn every_protocol_error_has_an_id_and_the_session_goes_on() {
         .unwrap();
     assert!(status.success(), "{status}");
 }
+
+/// The field names a `BAD_ARGS` hint offers (`Expected arguments: tool {a?: string, …}.`).
+fn hinted_fields(hint: &str) -> Vec<String> {
+    let inner = &hint[hint.find('{').expect(hint) + 1..hint.rfind('}').expect(hint)];
+    inner
+        .split(", ")
+        .map(|f| {
+            f.split(':')
+                .next()
+                .unwrap()
+                .trim_end_matches('?')
+                .to_string()
+        })
+        .collect()
+}
+
+/// An error hint names only parameters the tool's schema has (issue 20: `resolve`'s hint
+/// offered a `cursor` its schema lacks), for every tool, and so does the list of fields
+/// an unknown one is checked against.
+#[tokio::test]
+async fn error_hints_name_only_parameters_that_exist() {
+    let dir = repo();
+    let c = client(dir.path(), false).await;
+    for tool in c.list_all_tools().await.unwrap() {
+        let name = tool.name.as_ref();
+        let props = tool.input_schema["properties"].as_object().unwrap();
+        let (_, env) = call(&c, name, json!({"bogusField": 1})).await;
+        assert_bad_args(&env, "bogusField");
+        let hint = env["error"]["hint"].as_str().unwrap();
+        let fields = hinted_fields(hint);
+        for f in &fields {
+            assert!(props.contains_key(f), "{name}: the hint offers {f}: {hint}");
+        }
+        assert_eq!(fields.len(), props.len(), "{name}: {hint}");
+        let expected = env["error"]["expected"].as_str().unwrap();
+        for f in props.keys() {
+            assert!(expected.contains(&format!("\"{f}\"")), "{name}: {expected}");
+        }
+        if !props.contains_key("cursor") {
+            assert!(!expected.contains("cursor"), "{name}: {expected}");
+        }
+    }
+    c.cancel().await.unwrap();
+}

@@ -261,9 +261,21 @@ impl Param {
 }
 
 /// All parameters of one tool, in declaration order.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Params {
     params: Vec<Param>,
+    /// The tool's answer holds a list a budget can cut: `cursor` is shown (schema and
+    /// hints); it is accepted either way.
+    paged: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            params: Vec::new(),
+            paged: true,
+        }
+    }
 }
 
 /// Integer maxima from here on are not shown in the schema (module docs).
@@ -288,16 +300,28 @@ impl Params {
         self
     }
 
-    /// Tool params followed by `tokenBudget` and `cursor`.
+    /// Whether the tool's answer holds a list a budget can cut (`Tool::paged`): only then
+    /// do its schema and its error hints name `cursor`.
+    pub fn paged(mut self, paged: bool) -> Self {
+        self.paged = paged;
+        self
+    }
+
+    /// Tool params followed by `tokenBudget` and `cursor` (what validation accepts).
     fn all(&self) -> impl Iterator<Item = Param> + '_ {
         self.params.iter().cloned().chain(common_params())
     }
 
-    /// The `inputSchema` for `tools/list`; `paged`: the tool's answer has a list a budget
-    /// can cut, so `cursor` is shown (it is accepted either way).
-    pub fn schema(&self, paged: bool) -> Map<String, Value> {
+    /// What the tool's schema shows, and so all that its hints may name: [`Params::all`]
+    /// without `cursor` on a tool that is not paged.
+    fn shown(&self) -> impl Iterator<Item = Param> + '_ {
+        self.all().filter(|p| self.paged || p.name != "cursor")
+    }
+
+    /// The `inputSchema` for `tools/list`.
+    pub fn schema(&self) -> Map<String, Value> {
         let mut properties = Map::new();
-        for p in self.all().filter(|p| paged || p.name != "cursor") {
+        for p in self.shown() {
             let mut s = p.schema();
             if p.name == "tokenBudget"
                 && let Value::Object(o) = &mut s
@@ -328,7 +352,7 @@ impl Params {
     /// `map_search {query: string (≥ 2 chars), kind?: any|file|…}`: the hint of every
     /// `BAD_ARGS` of this tool.
     pub fn signature(&self, tool: &str) -> String {
-        let fields: Vec<String> = self.all().map(|p| p.short()).collect();
+        let fields: Vec<String> = self.shown().map(|p| p.short()).collect();
         format!("{tool} {{{}}}", fields.join(", "))
     }
 
@@ -346,7 +370,7 @@ impl Params {
         // Unknown fields first, in the caller's order, so the first typo is named.
         for key in raw.keys() {
             if !all.iter().any(|p| p.name == key) {
-                let known: Vec<&str> = all.iter().map(|p| p.name).collect();
+                let known: Vec<&'static str> = self.shown().map(|p| p.name).collect();
                 return Err(ToolError::bad_args(
                     format!("{}: unknown field for {tool}", clip(key)),
                     hint(),
@@ -625,7 +649,7 @@ mod tests {
 
     #[test]
     fn the_schema_matches_the_declaration() {
-        let s = Value::Object(params().schema(true));
+        let s = Value::Object(params().schema());
         assert_eq!(s["type"], "object");
         assert_eq!(s["required"], json!(["query"]));
         assert!(s.get("additionalProperties").is_none());
@@ -637,7 +661,7 @@ mod tests {
         assert_eq!(s["properties"]["cursor"]["type"], "string");
         // Said once in the instructions, not on every tool.
         assert!(s["properties"]["tokenBudget"].get("description").is_none());
-        let unpaged = Value::Object(params().schema(false));
+        let unpaged = Value::Object(params().paged(false).schema());
         assert!(unpaged["properties"].get("cursor").is_none());
         assert!(call(json!({"query": "Cart", "cursor": "x"})).is_ok());
     }
@@ -645,7 +669,7 @@ mod tests {
     #[test]
     fn absurd_bounds_are_checked_but_not_shown() {
         let p = Params::new().param(Param::integer("line", "", 1, 10_000_000));
-        let s = Value::Object(p.schema(false));
+        let s = Value::Object(p.clone().paged(false).schema());
         assert_eq!(s["properties"]["line"], json!({"type": "integer"}));
         let err = p
             .validate("t", json!({"line": 10_000_001}).as_object())
