@@ -35,12 +35,16 @@ use crate::Engine;
 pub const INSTRUCTIONS: &str = "navmap navigates this repository. Orient with map_* (map_status, \
 map_overview, map_search, map_neighbors: the structural map, cheap), drill with nav_* (live language \
 servers: definitions, references, types), cross between a map node ID and a live position with resolve. \
-It reads only inside the root. Positions: file relative to the root, 1-based line, col in UTF-16 units \
-(default 1); nav_* take a nodeId instead. A node ID is <lang>:<path>#<Qualified.name> (a file: \
+It reads only inside the root; only map_rebuild writes (its map folder). \
+Positions: file relative to the root, line 1-based, col 1-based in UTF-16 code units (default 1); \
+nav_* take a nodeId instead. A node ID (nodeId) is <lang>:<path>#<Qualified.name> (a file: \
 <lang>:<path>). Where a nodeId goes, symbol may instead name it as you would write it \
 (Session.get_adapter, requests.get, store.py#Store): the answer names the nodeId chosen and \
-any alternatives. detail: signatures and docs. Every answer is a JSON envelope within tokenBudget (tokens, default 2000, 100-10000); \
-when truncated, follow dropped.note, or repeat the call with the answer's cursor for the next slice. \
+any alternatives. Node kinds: file, module, class, interface, trait, struct, enum, function, method, \
+variable, constant, type_alias, property. Edge kinds: contains, imports, exports, calls, extends, \
+implements, references. detail: signatures and docs. Every answer is a JSON envelope within \
+tokenBudget (tokens, default 2000, 100-10000: less is clamped up, more down); when truncated, follow \
+dropped.note, or repeat the call with the answer's cursor (its next slice). \
 Integers count from 1, flags default to false, unknown arguments are refused.";
 
 #[derive(Clone)]
@@ -59,17 +63,22 @@ impl NavmapServer {
             .tools()
             .iter()
             .map(|t| {
-                let read_only = t.tool.read_only();
-                // openWorldHint (default true) is not sent: 22 characters on every tool
-                // of a list the agent pays for, to say what the instructions say once
-                // (navmap reads only inside the root).
-                let mut annotations = ToolAnnotations::new().read_only(read_only);
-                if !read_only {
-                    // map_rebuild only adds to and refreshes its own map folder.
-                    annotations = annotations.destructive(false).idempotent(true);
+                let tool = Tool::new(t.tool.name(), t.tool.description(), t.params.schema());
+                // Annotations only on the one tool that writes: `readOnlyHint: true` on the
+                // thirteen others (36 characters each) and openWorldHint (22) would cost a
+                // list the agent pays for what the instructions say once (only map_rebuild
+                // writes; navmap reads only inside the root). The room goes to a
+                // description on every parameter.
+                if t.tool.read_only() {
+                    return tool;
                 }
-                Tool::new(t.tool.name(), t.tool.description(), t.params.schema())
-                    .with_annotations(annotations)
+                // map_rebuild only adds to and refreshes its own map folder.
+                tool.with_annotations(
+                    ToolAnnotations::new()
+                        .read_only(false)
+                        .destructive(false)
+                        .idempotent(true),
+                )
             })
             .collect()
     }
@@ -222,4 +231,26 @@ pub async fn serve_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
     let _ = relay.await;
     let _ = writer.await;
     served
+}
+
+#[cfg(test)]
+mod tests {
+    use super::INSTRUCTIONS;
+    use crate::tools::{map_common::EDGE_KINDS, map_search::KINDS};
+
+    /// Node and edge kinds are listed once, in the instructions, not in each schema
+    /// (`Param::values_unshown`): the list must name every value validation accepts.
+    #[test]
+    fn the_instructions_list_every_node_and_edge_kind() {
+        let listed = |after: &str| -> Vec<String> {
+            let start = INSTRUCTIONS.find(after).unwrap() + after.len();
+            let end = start + INSTRUCTIONS[start..].find('.').unwrap();
+            INSTRUCTIONS[start..end]
+                .split(',')
+                .map(|k| k.trim().to_string())
+                .collect()
+        };
+        assert_eq!(listed("Node kinds:"), KINDS[1..].to_vec());
+        assert_eq!(listed("Edge kinds:"), EDGE_KINDS.to_vec());
+    }
 }

@@ -91,13 +91,17 @@ async fn a_real_client_initializes_lists_and_calls() {
     );
     assert!(names.contains(&"debug_panic"), "{names:?}");
     for t in &tools {
-        let annotations = t.annotations.as_ref().expect("annotations");
-        assert_eq!(
-            annotations.read_only_hint,
-            Some(t.name != "map_rebuild"),
-            "{}",
-            t.name
-        );
+        // Only the tool that writes is annotated (the instructions say the rest is
+        // read-only): it is neither destructive nor different when repeated.
+        match t.annotations.as_ref() {
+            Some(a) => {
+                assert_eq!(t.name, "map_rebuild");
+                assert_eq!(a.read_only_hint, Some(false));
+                assert_eq!(a.destructive_hint, Some(false));
+                assert_eq!(a.idempotent_hint, Some(true));
+            }
+            None => assert_ne!(t.name, "map_rebuild"),
+        }
         let schema = Value::Object((*t.input_schema).clone());
         assert_eq!(schema["type"], "object");
         // Not in the schema (the instructions say it once), but enforced: see below.
@@ -259,8 +263,27 @@ async fn tools_list_is_compact_and_teaches_the_path() {
         };
         assert!(description.contains(taught), "{name}: {description}");
         let props = &t.input_schema["properties"];
-        // tokenBudget and cursor are explained once, in the instructions.
-        assert_eq!(props["tokenBudget"], json!({"type": "integer"}), "{name}");
+        // tokenBudget and cursor are explained once, in the instructions; the schema
+        // gives the budget's range.
+        assert_eq!(
+            props["tokenBudget"],
+            json!({"type": "integer", "description": "100-10000"}),
+            "{name}"
+        );
+        // Every parameter says what it is, unless its name and schema do: a flag (false
+        // unless set), a count whose range the schema shows.
+        for (param, p) in props.as_object().unwrap() {
+            let says_itself = p["type"] == "boolean" || p.get("maximum").is_some();
+            assert!(
+                says_itself || p["description"].as_str().is_some_and(|d| !d.is_empty()),
+                "{name}.{param} has no description: {p}"
+            );
+        }
+        // Positions: 1-based lines, 1-based UTF-16 columns.
+        if let Some(col) = props.get("col") {
+            assert_eq!(col["description"], "1-based UTF-16", "{name}");
+            assert_eq!(props["line"]["description"], "1-based", "{name}");
+        }
         // cursor only where a list can be cut.
         let paged = ![
             "map_status",
@@ -281,8 +304,13 @@ async fn tools_list_is_compact_and_teaches_the_path() {
     let instructions = info.instructions.as_deref().unwrap_or_default();
     for words in [
         "tokenBudget",
+        "100-10000",
         "cursor",
         "UTF-16",
+        "<lang>:<path>#<Qualified.name>",
+        "Node kinds",
+        "Edge kinds",
+        "only map_rebuild writes",
         "Orient",
         "drill",
         "resolve",

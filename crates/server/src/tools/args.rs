@@ -10,14 +10,18 @@
 //! `tokenBudget` and `cursor` are added to every tool and handled by the engine.
 //!
 //! The schema is what an agent pays for on every session (`tools/list` is context), so it
-//! says each thing once: `tokenBudget` and `cursor` appear bare (their meaning is in the
-//! server's `instructions`), `cursor` only on tools whose answer holds a list that a
-//! budget can cut ([`Params::schema`] with `paged`), an empty description is left out, and
-//! bounds that only guard against absurd input (a line beyond a million) are checked but
-//! not shown. What holds for every tool is also said once in the instructions rather than
-//! on each parameter: integers count from 1 (a minimum of 1 is checked, not shown), flags
-//! default to false, unknown arguments are refused (checked; no `additionalProperties`).
-//! Validation is the same for every tool: `cursor` is accepted everywhere.
+//! says each thing once. Shared definitions are in the server's `instructions` (positions,
+//! node IDs, budgets, cursors, node and edge kinds); a parameter's description is a short
+//! reminder with its range (`tokenBudget`: `100-10000`; `col`: `1-based UTF-16`). A flag
+//! or a count whose range the schema shows may go undescribed (its name says it); an
+//! empty description is left out. `cursor` is shown only on tools whose answer holds a list
+//! that a budget can cut ([`Params::paged`]), and a hint names only what the schema shows.
+//! Bounds that only guard against absurd input (a line beyond a million) are checked but
+//! not shown; values several tools share are listed in the instructions
+//! ([`Param::values_unshown`]). What holds for every tool is also said once there: integers
+//! count from 1 (a minimum of 1 is checked, not shown), flags default to false, unknown
+//! arguments are refused (checked; no `additionalProperties`). Validation is the same for
+//! every tool: `cursor` is accepted everywhere.
 
 use navmap_envelope::{ErrorCode, ToolError};
 use serde_json::{Map, Value, json};
@@ -31,6 +35,9 @@ pub struct Param {
     required: bool,
     default: Option<Value>,
     default_shown: bool,
+    /// The allowed values of an enum or list are listed in the schema (else in the
+    /// server's instructions, once for the tools that share them).
+    values_shown: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -58,6 +65,7 @@ impl Param {
             required: false,
             default: None,
             default_shown: true,
+            values_shown: true,
         }
     }
 
@@ -120,6 +128,13 @@ impl Param {
     pub fn default_unshown(mut self, value: impl Into<Value>) -> Self {
         self.default = Some(value.into());
         self.default_shown = false;
+        self
+    }
+
+    /// Allowed values several tools share (node kinds, edge kinds), listed once in the
+    /// server's instructions: checked, not repeated in each schema.
+    pub fn values_unshown(mut self) -> Self {
+        self.values_shown = false;
         self
     }
 
@@ -186,12 +201,15 @@ impl Param {
                 s
             }
             Shape::Boolean => json!({"type": "boolean"}),
-            Shape::Enum(values) => json!({"type": "string", "enum": values}),
-            Shape::StringList { values: None } => {
-                json!({"type": "array", "items": {"type": "string"}})
+            Shape::Enum(values) if self.values_shown => {
+                json!({"type": "string", "enum": values})
             }
-            Shape::StringList { values: Some(v) } => {
+            Shape::Enum(_) => json!({"type": "string"}),
+            Shape::StringList { values: Some(v) } if self.values_shown => {
                 json!({"type": "array", "items": {"type": "string", "enum": v}})
+            }
+            Shape::StringList { .. } => {
+                json!({"type": "array", "items": {"type": "string"}})
             }
         };
         if let Value::Object(obj) = &mut s {
@@ -281,12 +299,12 @@ impl Default for Params {
 /// Integer maxima from here on are not shown in the schema (module docs).
 const SHOWN_MAX: i64 = 100_000;
 
-/// The arguments every tool takes, handled by the engine. Undescribed in the schema: the
-/// server's `instructions` explain them once for all tools.
+/// The arguments every tool takes, handled by the engine: the server's `instructions`
+/// explain them once for all tools; the schema reminds of the budget's range.
 pub(crate) fn common_params() -> [Param; 2] {
     [
-        Param::integer("tokenBudget", "", i64::MIN, i64::MAX),
-        Param::string("cursor", ""),
+        Param::integer("tokenBudget", "100-10000", i64::MIN, i64::MAX),
+        Param::string("cursor", "paging"),
     ]
 }
 
@@ -659,8 +677,8 @@ mod tests {
         assert_eq!(s["properties"]["tokenBudget"]["type"], "integer");
         assert!(s["properties"]["tokenBudget"].get("minimum").is_none());
         assert_eq!(s["properties"]["cursor"]["type"], "string");
-        // Said once in the instructions, not on every tool.
-        assert!(s["properties"]["tokenBudget"].get("description").is_none());
+        // Explained once in the instructions; the schema gives the range.
+        assert_eq!(s["properties"]["tokenBudget"]["description"], "100-10000");
         let unpaged = Value::Object(params().paged(false).schema());
         assert!(unpaged["properties"].get("cursor").is_none());
         assert!(call(json!({"query": "Cart", "cursor": "x"})).is_ok());
@@ -690,5 +708,54 @@ mod tests {
         let args = call(json!({"query": "Cart"})).unwrap();
         assert_eq!(args.str("nope").unwrap_err().code, ErrorCode::Internal);
         assert_eq!(args.int("query").unwrap_err().code, ErrorCode::Internal);
+    }
+
+    /// Issue 20: `resolve` (not paged) offered a `cursor` in its error hint that its
+    /// schema lacks. A hint names exactly what the schema shows.
+    #[test]
+    fn hints_name_only_what_the_schema_shows() {
+        for paged in [true, false] {
+            let p = params().paged(paged);
+            let shown = Value::Object(p.schema());
+            let err = p
+                .validate("map_search", json!({"bogus": 1}).as_object())
+                .unwrap_err();
+            assert_eq!(err.hint.contains("cursor"), paged, "{}", err.hint);
+            let expected = err.extras["expected"].as_str().unwrap();
+            assert_eq!(expected.contains("cursor"), paged, "{expected}");
+            assert_eq!(shown["properties"].get("cursor").is_some(), paged);
+            // Accepted either way.
+            assert!(
+                p.validate(
+                    "map_search",
+                    json!({"query": "Cart", "cursor": "x"}).as_object()
+                )
+                .is_ok()
+            );
+        }
+    }
+
+    #[test]
+    fn shared_values_are_checked_but_not_listed() {
+        let p = Params::new()
+            .param(Param::one_of("kind", "node kind", KINDS).values_unshown())
+            .param(Param::strings_of("edgeKinds", "edge kinds", &["calls"]).values_unshown());
+        let s = Value::Object(p.schema());
+        assert_eq!(
+            s["properties"]["kind"],
+            json!({"type": "string", "description": "node kind"})
+        );
+        assert_eq!(
+            s["properties"]["edgeKinds"]["items"],
+            json!({"type": "string"})
+        );
+        let err = p
+            .validate("t", json!({"kind": "gizmo"}).as_object())
+            .unwrap_err();
+        assert!(err.message.contains("\"class\""), "{}", err.message);
+        let err = p
+            .validate("t", json!({"edgeKinds": ["eats"]}).as_object())
+            .unwrap_err();
+        assert_eq!(field_of(&err), "edgeKinds");
     }
 }

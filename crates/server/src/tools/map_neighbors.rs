@@ -58,23 +58,16 @@ impl Tool for MapNeighbors {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: callers, callees, imports, bases, members of a node (map edges with confidence). Cheap; nav_references is authoritative."
+        "Orient: a node's callers, callees, imports, bases, members."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("nodeId", ""))
+            .param(Param::string("nodeId", super::nav_common::target::NODE_ID))
             .param(super::symbol::symbol_param())
-            .param(
-                Param::one_of(
-                    "direction",
-                    "in: edges to it; out: from it.",
-                    &["in", "out", "both"],
-                )
-                .default("both"),
-            )
-            .param(Param::strings_of("edgeKinds", "", EDGE_KINDS))
-            .param(Param::strings_of("kind", "Node kinds.", &KINDS[1..]))
+            .param(Param::one_of("direction", "in: to it", &["in", "out", "both"]).default("both"))
+            .param(Param::strings_of("edgeKinds", "edge kinds", EDGE_KINDS).values_unshown())
+            .param(Param::strings_of("kind", "node kinds", &KINDS[1..]).values_unshown())
             .param(Param::integer("depth", "", 1, 3).default(1))
             .param(Param::integer("maxNodes", "", 1, 200).default(50))
             .param(Param::boolean("detail", ""))

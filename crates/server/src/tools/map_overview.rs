@@ -111,12 +111,12 @@ impl Tool for MapOverview {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: clusters of files by directory, with central symbols. Start here in unfamiliar code."
+        "Orient: directory clusters, central symbols. Start here."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("focus", "Only this directory or file."))
+            .param(Param::string("focus", "a dir or file"))
             .param(Param::integer("hubsPerCluster", "", 1, 20).default(5))
     }
 

@@ -33,7 +33,7 @@ impl Tool for MapPath {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: how `from` reaches `to` (IDs or names): a call chain, else a marked structural path."
+        "Orient: how from reaches to: call chain, else structural path."
     }
 
     fn paged(&self) -> bool {
@@ -42,9 +42,9 @@ impl Tool for MapPath {
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("from", "").required())
-            .param(Param::string("to", "").required())
-            .param(Param::strings_of("edgeKinds", "", EDGE_KINDS))
+            .param(Param::string("from", "nodeId or name").required())
+            .param(Param::string("to", "nodeId or name").required())
+            .param(Param::strings_of("edgeKinds", "edge kinds", EDGE_KINDS).values_unshown())
             .param(Param::integer("maxLen", "", 1, 10).default(6))
     }
 

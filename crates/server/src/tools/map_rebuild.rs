@@ -24,7 +24,7 @@ impl Tool for MapRebuild {
     }
 
     fn description(&self) -> &'static str {
-        "Refresh the map from disk (incremental): after large changes or when map_status says stale."
+        "Refresh the map from disk (incremental) when stale."
     }
 
     fn paged(&self) -> bool {
@@ -37,8 +37,8 @@ impl Tool for MapRebuild {
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::strings("paths", "Only these files or directories."))
-            .param(Param::boolean("full", "Re-index every file.").default(false))
+            .param(Param::strings("paths", "files or dirs"))
+            .param(Param::boolean("full", "").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

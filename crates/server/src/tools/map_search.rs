@@ -51,17 +51,21 @@ impl Tool for MapSearch {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: find symbols and files by name, ranked (exact hits alone unless limit is set); gives node IDs."
+        "Orient: symbols, files by name → nodeIds (exact hits alone unless limit set)."
     }
 
     fn params(&self) -> Params {
         Params::new()
             .param(
-                Param::string("query", "Name, qualified name or path part.")
+                Param::string("query", "name or path part")
                     .min_len(2)
                     .required(),
             )
-            .param(Param::one_of("kind", "", KINDS).default("any"))
+            .param(
+                Param::one_of("kind", "node kind", KINDS)
+                    .default("any")
+                    .values_unshown(),
+            )
             .param(Param::integer("limit", "", 1, 100).default(20))
             .param(Param::boolean("detail", ""))
     }

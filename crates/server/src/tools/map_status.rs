@@ -26,7 +26,7 @@ impl Tool for MapStatus {
     }
 
     fn description(&self) -> &'static str {
-        "Orient: is the map built and fresh; languages and their servers. Cheap."
+        "Orient: map freshness, languages, servers."
     }
 
     fn paged(&self) -> bool {

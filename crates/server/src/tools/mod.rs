@@ -75,7 +75,7 @@ mod map_neighbors;
 mod map_overview;
 mod map_path;
 mod map_rebuild;
-mod map_search;
+pub(crate) mod map_search;
 mod map_status;
 mod nav_call_hierarchy;
 mod nav_common;

@@ -76,19 +76,22 @@ impl Tool for NavCallHierarchy {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: callers (incoming) or callees (outgoing), depth 1–3 (live, else a marked fallback)."
+        "Drill: callers or callees (live, else marked fallback)."
     }
 
     fn params(&self) -> Params {
         position_params()
             .into_iter()
             .fold(Params::new(), Params::param)
-            .param(Param::one_of("direction", "", &["incoming", "outgoing"]).required())
+            .param(
+                Param::one_of("direction", "callers or callees", &["incoming", "outgoing"])
+                    .required(),
+            )
             .param(Param::integer("depth", "", 1, 3).default(1))
-            .param(Param::integer("maxSites", "Sites per call.", 1, 100).default(3))
-            .param(Param::string("fileFilter", "Glob or path prefix."))
+            .param(Param::integer("maxSites", "sites per call", 1, 100).default(3))
+            .param(Param::string("fileFilter", "glob or path prefix"))
             .param(Param::boolean("excludeTests", "").default(false))
-            .param(Param::boolean("includeExternal", "Library callees too.").default(false))
+            .param(Param::boolean("includeExternal", "").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

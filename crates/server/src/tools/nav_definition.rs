@@ -23,7 +23,7 @@ impl Tool for NavDefinition {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: definition of the symbol (live); library results marked external."
+        "Drill: definition (live); libraries marked external."
     }
 
     fn params(&self) -> Params {

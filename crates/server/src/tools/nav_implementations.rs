@@ -26,7 +26,7 @@ impl Tool for NavImplementations {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: implementations of an interface, trait or abstract member (live)."
+        "Drill: implementations of interfaces, abstract members (live)."
     }
 
     fn params(&self) -> Params {

@@ -76,7 +76,7 @@ impl Tool for NavReferences {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: all references to the symbol (live), by file then line."
+        "Drill: references (live), by file and line."
     }
 
     fn params(&self) -> Params {
@@ -84,10 +84,7 @@ impl Tool for NavReferences {
             .into_iter()
             .fold(Params::new(), Params::param)
             .param(Param::boolean("includeDeclaration", "").default(false))
-            .param(Param::string(
-                "fileFilter",
-                "Glob (src/**/*.ts) or path prefix (src/).",
-            ))
+            .param(Param::string("fileFilter", "glob or path prefix"))
             .param(Param::boolean("excludeTests", "").default(false))
     }
 

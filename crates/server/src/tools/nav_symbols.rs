@@ -36,21 +36,15 @@ impl Tool for NavSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: one file's live outline, one row per symbol: line:col[-endLine] kind name."
+        "Drill: a file's live outline: line:col[-endLine] kind name."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("file", "").required())
-            .param(Param::integer("depth", "Nesting levels.", 1, MAX_DEPTH as i64).default(2))
-            .param(Param::string(
-                "kind",
-                "Only this kind (class, method, …), flat.",
-            ))
-            .param(
-                Param::boolean("locals", "Params, locals, attributes set in methods.")
-                    .default(false),
-            )
+            .param(Param::string("file", super::nav_common::target::FILE).required())
+            .param(Param::integer("depth", "nesting levels", 1, MAX_DEPTH as i64).default(2))
+            .param(Param::string("kind", "only this kind, flat"))
+            .param(Param::boolean("locals", "params, locals, attributes").default(false))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -18,7 +18,7 @@ impl Tool for NavType {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: resolved type, signature and docs of the symbol (live hover)."
+        "Drill: type, signature, docs (live hover)."
     }
 
     fn paged(&self) -> bool {

@@ -50,12 +50,12 @@ impl Tool for NavWorkspaceSymbols {
     }
 
     fn description(&self) -> &'static str {
-        "Drill: live symbol search over all the root's servers; slower than map_search, but current."
+        "Drill: live symbol search; slower than map_search, current."
     }
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("query", "").min_len(3).required())
+            .param(Param::string("query", "name part").min_len(3).required())
             .param(Param::integer("limit", "", 1, 200).default(50))
     }
 

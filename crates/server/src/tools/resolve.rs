@@ -34,7 +34,7 @@ use navmap_map::{MapError, NodeIdParts, NodeKind, NodeView, parse_node_id};
 use serde_json::{Value, json};
 
 use super::map_common::map_error;
-use super::nav_common::{Anchors, kind_name, lsp_error, read_root_file};
+use super::nav_common::{Anchors, kind_name, lsp_error, read_root_file, target};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -49,7 +49,7 @@ impl Tool for Resolve {
     }
 
     fn description(&self) -> &'static str {
-        "Cross map ⇄ live: nodeId → verified live position (mapStale if moved); file/line → enclosing symbols' nodeIds."
+        "Cross map ⇄ live: nodeId → live position; file/line → enclosing nodeIds."
     }
 
     fn paged(&self) -> bool {
@@ -58,11 +58,11 @@ impl Tool for Resolve {
 
     fn params(&self) -> Params {
         Params::new()
-            .param(Param::string("nodeId", ""))
+            .param(Param::string("nodeId", target::NODE_ID))
             .param(super::symbol::symbol_param())
-            .param(Param::string("file", "Or file/line/col."))
-            .param(Param::integer("line", "", 1, 10_000_000))
-            .param(Param::integer("col", "", 1, 1_000_000))
+            .param(Param::string("file", target::FILE))
+            .param(Param::integer("line", target::LINE, 1, 10_000_000))
+            .param(Param::integer("col", target::COL, 1, 1_000_000))
     }
 
     fn call<'a>(&'a self, ctx: &'a Arc<ServerContext>, args: Args) -> ToolFuture<'a> {

@@ -26,7 +26,7 @@ const TARGET_FIELDS: &[&str] = &["nodeId", "file", "line"];
 
 /// The `symbol` parameter (explained once in the server's instructions).
 pub fn symbol_param() -> Param {
-    Param::string("symbol", "")
+    Param::string("symbol", "a name")
 }
 
 /// The node a name was resolved to.

@@ -23,14 +23,20 @@ use super::errors::unsupported_file;
 use crate::ServerContext;
 use crate::tools::{Args, Param};
 
+/// The short descriptions of a position and a node ID (the instructions define them).
+pub const FILE: &str = "from root";
+pub const LINE: &str = "1-based";
+pub const COL: &str = "1-based UTF-16";
+pub const NODE_ID: &str = "node ID";
+
 /// The arguments of every position tool.
 pub fn position_params() -> [Param; 5] {
     [
-        // file/line/col are explained once, in the server's instructions.
-        Param::string("file", ""),
-        Param::integer("line", "", 1, 10_000_000),
-        Param::integer("col", "", 1, 1_000_000).default_unshown(1),
-        Param::string("nodeId", ""),
+        // What a position and a node ID are is said once, in the server's instructions.
+        Param::string("file", FILE),
+        Param::integer("line", LINE, 1, 10_000_000),
+        Param::integer("col", COL, 1, 1_000_000).default_unshown(1),
+        Param::string("nodeId", NODE_ID),
         crate::tools::symbol::symbol_param(),
     ]
 }
