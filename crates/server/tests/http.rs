@@ -85,32 +85,53 @@ fn endpoint(child: &mut Child) -> String {
     url
 }
 
-/// Runs `tests/http_clients.py`: `clients` sessions at once, each making `calls`.
-fn run_clients(
-    python: &Path,
-    url: &str,
-    clients: usize,
-    calls: &Value,
-    token: Option<&str>,
-) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/http_clients.py");
-    let mut cmd = Command::new(python);
-    cmd.arg(script).arg(url).args([
-        "--clients",
-        &clients.to_string(),
-        "--calls",
-        &calls.to_string(),
-    ]);
-    if let Some(t) = token {
-        cmd.args(["--token", t]);
+/// `tests/http_clients.py`: `clients` sessions at once, each making `calls`; they stay
+/// open until [`Clients::close`].
+struct Clients {
+    child: Child,
+    /// What every session was answered.
+    answers: Value,
+}
+
+impl Clients {
+    fn start(python: &Path, url: &str, clients: usize, calls: &Value, token: Option<&str>) -> Self {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/http_clients.py");
+        let mut cmd = Command::new(python);
+        cmd.arg(script)
+            .arg(url)
+            .args([
+                "--clients",
+                &clients.to_string(),
+                "--calls",
+                &calls.to_string(),
+            ])
+            .arg("--hold")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if let Some(t) = token {
+            cmd.args(["--token", t]);
+        }
+        let mut child = cmd.spawn().expect("run the Python clients");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        if line.is_empty() {
+            let status = child.wait().unwrap();
+            panic!("the Python clients failed ({status}); their error is above");
+        }
+        let answers = serde_json::from_str(&line).expect("the clients' JSON");
+        Clients { child, answers }
     }
-    let out = cmd.output().expect("run the Python clients");
-    assert!(
-        out.status.success(),
-        "the Python clients failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the clients' JSON")
+
+    /// Ends the sessions; the clients must exit cleanly.
+    fn close(mut self) {
+        writeln!(self.child.stdin.take().unwrap()).unwrap();
+        assert!(
+            self.child.wait().unwrap().success(),
+            "the Python clients failed"
+        );
+    }
 }
 
 /// The processes whose parent is `pid`, as (pid, command line).
@@ -173,7 +194,8 @@ fn three_concurrent_clients_share_one_map_and_one_server_per_language() {
         ["nav_definition", pos("shop/api.py", 15, 33)],
         ["nav_references", pos("shop/store.py", 27, 9)],
     ]);
-    let out = run_clients(&python, &url, 3, &calls, None);
+    let sessions = Clients::start(&python, &url, 3, &calls, None);
+    let out = &sessions.answers;
     let clients = out["clients"].as_array().unwrap();
     assert_eq!(clients.len(), 3, "{out}");
     for (i, c) in clients.iter().enumerate() {
@@ -193,7 +215,7 @@ fn three_concurrent_clients_share_one_map_and_one_server_per_language() {
         );
     }
 
-    // One language server for the three sessions.
+    // One language server for the three sessions, while all three are open.
     let servers = children(navmap.id());
     let pyrights: Vec<_> = servers
         .iter()
@@ -204,6 +226,7 @@ fn three_concurrent_clients_share_one_map_and_one_server_per_language() {
         1,
         "one pyright for all sessions: {servers:?}"
     );
+    sessions.close();
 
     // No language server outlives navmap.
     let pyright = pyrights[0].0;
@@ -255,14 +278,15 @@ fn a_token_guards_every_request() {
         assert!(answer.contains("Authorization: Bearer"), "{answer}");
     }
 
-    let out = run_clients(
+    let sessions = Clients::start(
         &python,
         &url,
         1,
         &json!([["map_status", {}]]),
         Some("s3cret"),
     );
-    ok(&out["clients"][0]["answers"][0]);
+    ok(&sessions.answers["clients"][0]["answers"][0]);
+    sessions.close();
     terminate(&mut navmap);
 }
 
