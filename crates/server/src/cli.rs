@@ -220,13 +220,17 @@ async fn serve(
         eprintln!("navmap: {e}");
         return Err(ExitCode::from(2));
     }
-    // Where to listen is checked before anything starts, as the root is.
-    let http = match http.as_ref().map(crate::http::bind_address).transpose() {
-        Ok(addr) => addr.map(|a| (a, http.and_then(|h| h.token))),
-        Err(e) => {
-            eprintln!("navmap: {e}");
-            return Err(ExitCode::from(2));
-        }
+    // Where to listen is checked, and bound, before anything starts, as the root is: a
+    // refused address or a port in use is exit 2.
+    let http = match http {
+        Some(opts) => match crate::http::listen(&opts).await {
+            Ok(listener) => Some((listener, opts.token)),
+            Err(e) => {
+                eprintln!("navmap: {e}");
+                return Err(ExitCode::from(2));
+            }
+        },
+        None => None,
     };
     let (opened, opening) = tokio::sync::watch::channel(None);
     let opener = tokio::task::spawn_blocking(move || {
@@ -257,7 +261,7 @@ async fn serve(
     // One engine for every session: one map, one pool of language servers.
     let engine = Arc::new(Engine::opening(opening, crate::tools::all()));
     let served = match http {
-        Some((addr, token)) => crate::http::serve_http(engine, addr, token).await,
+        Some((listener, token)) => crate::http::serve_http(engine, listener, token).await,
         None => {
             tracing::info!(root = %dir.display(), "serving MCP on stdio");
             crate::mcp::serve_stdio(engine).await

@@ -26,6 +26,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
 
 use crate::Engine;
 use crate::mcp::NavmapServer;
@@ -85,14 +86,24 @@ pub fn bind_address(opts: &HttpOptions) -> Result<SocketAddr, String> {
     }
 }
 
-/// Serves MCP over streamable HTTP on `addr` until SIGINT or SIGTERM.
+/// Binds where `opts` says, after [`bind_address`]'s checks; the error is one line for
+/// stderr.
+pub async fn listen(opts: &HttpOptions) -> Result<TcpListener, String> {
+    let addr = bind_address(opts)?;
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("--http {}: cannot listen on {addr}: {e}", opts.addr))
+}
+
+/// Serves MCP over streamable HTTP on `listener` until SIGINT or SIGTERM.
 pub async fn serve_http(
     engine: Arc<Engine>,
-    addr: SocketAddr,
+    listener: TcpListener,
     token: Option<String>,
 ) -> anyhow::Result<()> {
+    let bound = listener.local_addr()?;
     let mut config = StreamableHttpServerConfig::default();
-    if !addr.ip().is_loopback() {
+    if !bound.ip().is_loopback() {
         // Clients name the machine by whatever name they reach it with; the token guards.
         config = config.disable_allowed_hosts();
     }
@@ -110,10 +121,6 @@ pub async fn serve_http(
             require_token,
         ));
     }
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-    let bound = listener.local_addr()?;
     eprintln!("navmap: serving MCP over streamable HTTP at http://{bound}{ENDPOINT}");
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {

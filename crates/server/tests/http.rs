@@ -319,5 +319,19 @@ fn listening_beyond_loopback_needs_the_flag_and_a_token() {
     );
     let url = endpoint(&mut navmap);
     assert!(url.starts_with("http://0.0.0.0:"), "{url}");
+
+    // A port in use is refused as plainly, before anything is served.
+    let port = url
+        .trim_start_matches("http://0.0.0.0:")
+        .trim_end_matches("/mcp");
+    let out = Command::new(NAVMAP)
+        .args(["serve", "--http", &format!("127.0.0.1:{port}"), "--root"])
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot listen on"), "{stderr}");
     terminate(&mut navmap);
 }
