@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::panic::AssertUnwindSafe;
+use std::path::Path;
 use std::sync::mpsc::sync_channel;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -457,10 +458,18 @@ impl Inner {
         }
         let config_changed = !same_contents(&config, &st.meta.config);
         if ch.is_empty() && !dirty && !config_changed {
-            if !ch.files_touched.is_empty() {
+            // Maps built before `counts` existed get them here, so the next no-op rebuild
+            // can skip loading (`precheck.rs`).
+            let counts_missing = st.meta.counts.is_none();
+            if !ch.files_touched.is_empty() || counts_missing {
                 let tx = db.transaction()?;
                 for &f in &ch.files_touched {
                     db::touch_file_row(&tx, &st.model, f)?;
+                }
+                if counts_missing {
+                    let counts = (st.model.symbol_count() as u64, st.model.edge_count() as u64);
+                    db::set_meta(&tx, "counts", &db::counts_value(counts.0, counts.1))?;
+                    st.meta.counts = Some(counts);
                 }
                 tx.commit()?;
             }
@@ -495,52 +504,13 @@ impl Inner {
         Ok(())
     }
 
-    fn read_config(&self, path: &str) -> Option<String> {
-        if id::check_path(path).is_err() {
-            return None;
-        }
-        let p = self.root.join(path);
-        // Never follow a config file out of the root.
-        let canon = p.canonicalize().ok()?;
-        if !canon.starts_with(&self.root) {
-            return None;
-        }
-        let meta = std::fs::metadata(&canon).ok()?;
-        if meta.len() > self.max_file_bytes {
-            return None;
-        }
-        std::fs::read_to_string(canon).ok()
-    }
-
-    /// `size:mtime:blake3` of each config file; a file whose size and mtime are what
-    /// `previous` recorded is not read again.
+    /// `size:mtime:blake3` of each config file ([`config_hashes`] under this map's root).
     fn config_hashes(
         &self,
         files: &[String],
         previous: &BTreeMap<String, String>,
     ) -> BTreeMap<String, String> {
-        let now = now_ns();
-        files
-            .iter()
-            .map(|f| {
-                let stat = std::fs::metadata(self.root.join(f)).ok();
-                let size = stat.as_ref().map(|m| m.len()).unwrap_or(0);
-                let mtime = stat.as_ref().map(walk::mtime_ns).unwrap_or(0);
-                let mtime = if now - mtime < RACY_NS { 0 } else { mtime };
-                let key = format!("{size}:{mtime}:");
-                if mtime != 0
-                    && let Some(prev) = previous.get(f)
-                    && prev.starts_with(&key)
-                {
-                    return (f.clone(), prev.clone());
-                }
-                let h = self
-                    .read_config(f)
-                    .map(|t| blake3::hash(t.as_bytes()).to_hex().to_string())
-                    .unwrap_or_default();
-                (f.clone(), format!("{key}{h}"))
-            })
-            .collect()
+        config_hashes(&self.root, self.max_file_bytes, files, previous)
     }
 
     /// Import targets, resolution and persistence for a set of applied changes.
@@ -564,7 +534,7 @@ impl Inner {
                 .map(|f| model.f(f).path.to_string())
                 .collect();
             files.extend(builder.configs.iter().cloned());
-            let read = |p: &str| self.read_config(p);
+            let read = |p: &str| read_config(&self.root, self.max_file_bytes, p);
             builder.resolver = Some(self.frontend.resolver(&self.registry, &files, &read));
         }
         let modres = builder.resolver.as_deref().expect("resolver");
@@ -742,6 +712,9 @@ impl Inner {
             &serde_json::to_string(&meta.config).unwrap_or_default(),
         )?;
         db::set_meta(&tx, "dirty", "0")?;
+        let counts = (model.symbol_count() as u64, model.edge_count() as u64);
+        db::set_meta(&tx, "counts", &db::counts_value(counts.0, counts.1))?;
+        meta.counts = Some(counts);
         tx.commit()?;
         tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
         Ok(finished)
@@ -749,6 +722,58 @@ impl Inner {
 }
 
 /// Config maps with the same files and contents (a touched config file changes nothing).
+/// A resolver config file's text, when it is inside `root` (never followed out of it) and
+/// not over `max_bytes`.
+fn read_config(root: &Path, max_bytes: u64, path: &str) -> Option<String> {
+    if id::check_path(path).is_err() {
+        return None;
+    }
+    let p = root.join(path);
+    // Never follow a config file out of the root.
+    let canon = p.canonicalize().ok()?;
+    if !canon.starts_with(root) {
+        return None;
+    }
+    let meta = std::fs::metadata(&canon).ok()?;
+    if meta.len() > max_bytes {
+        return None;
+    }
+    std::fs::read_to_string(canon).ok()
+}
+
+/// `size:mtime:blake3` of each config file; a file whose size and mtime are what
+/// `previous` recorded is not read again. A file changed within the last two seconds gets
+/// mtime 0, so that the next build reads it again (an edit in the same tick would not
+/// change its mtime).
+pub(crate) fn config_hashes(
+    root: &Path,
+    max_bytes: u64,
+    files: &[String],
+    previous: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let now = now_ns();
+    files
+        .iter()
+        .map(|f| {
+            let stat = std::fs::metadata(root.join(f)).ok();
+            let size = stat.as_ref().map(|m| m.len()).unwrap_or(0);
+            let mtime = stat.as_ref().map(walk::mtime_ns).unwrap_or(0);
+            let mtime = if now - mtime < RACY_NS { 0 } else { mtime };
+            let key = format!("{size}:{mtime}:");
+            if mtime != 0
+                && let Some(prev) = previous.get(f)
+                && prev.starts_with(&key)
+            {
+                return (f.clone(), prev.clone());
+            }
+            let h = read_config(root, max_bytes, f)
+                .map(|t| blake3::hash(t.as_bytes()).to_hex().to_string())
+                .unwrap_or_default();
+            (f.clone(), format!("{key}{h}"))
+        })
+        .collect()
+}
+
 fn same_contents(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> bool {
     let hash = |v: &String| v.rsplit(':').next().unwrap_or("").to_string();
     a.len() == b.len()

@@ -61,6 +61,14 @@ pub(crate) struct Meta {
     pub dirty: bool,
     /// Config file (root-relative) → blake3 hex, as of the last build.
     pub config: BTreeMap<String, String>,
+    /// Symbols and edges of the last build, so that a rebuild with nothing to do can say
+    /// them without loading the model (`precheck.rs`). `None` in maps built before.
+    pub counts: Option<(u64, u64)>,
+}
+
+/// The `counts` meta value: `"<symbols> <edges>"`.
+pub(crate) fn counts_value(symbols: u64, edges: u64) -> String {
+    format!("{symbols} {edges}")
 }
 
 pub(crate) struct Db {
@@ -121,7 +129,7 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// holds a `schema_version` (any version). `Ok(None)` when it is ours with that version
 /// unreadable as a number; `Err(why)` when it is not provably ours, and so must not be
 /// deleted or overwritten.
-fn our_schema_version(path: &Path) -> std::result::Result<Option<i64>, String> {
+pub(crate) fn our_schema_version(path: &Path) -> std::result::Result<Option<i64>, String> {
     use std::io::Read;
     let mut head = [0u8; 16];
     let n = std::fs::File::open(path)
@@ -244,6 +252,11 @@ impl Db {
                 }
                 "dirty" => meta.dirty = v == "1",
                 "config" => meta.config = serde_json::from_str(&v).unwrap_or_default(),
+                "counts" => {
+                    meta.counts = v
+                        .split_once(' ')
+                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                }
                 _ => {}
             }
         }

@@ -77,6 +77,7 @@ mod infer;
 mod mentions;
 mod model;
 mod names;
+mod precheck;
 mod query;
 mod rank;
 mod resolve;

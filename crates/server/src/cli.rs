@@ -139,6 +139,19 @@ impl RootArgs {
         self.open(ServerContext::new)
     }
 
+    /// [`ServerContext::unchanged_map`] for this root and `--db`.
+    pub(crate) fn unchanged_map(&self) -> Option<navmap_map::RebuildSummary> {
+        ServerContext::unchanged_map(&self.root_path(), self.db.clone())
+    }
+
+    /// `--root`, or the working directory.
+    fn root_path(&self) -> PathBuf {
+        match &self.root {
+            Some(r) => r.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        }
+    }
+
     /// [`RootArgs::context`] for `serve`: a refused map folder keeps the map in memory.
     fn serve_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
         self.open(ServerContext::for_serve)
@@ -148,14 +161,12 @@ impl RootArgs {
         &self,
         make: fn(&std::path::Path, Option<PathBuf>) -> Result<ServerContext, crate::ContextError>,
     ) -> Result<Arc<ServerContext>, ExitCode> {
-        let root = match &self.root {
-            Some(r) => r.clone(),
-            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        };
-        make(&root, self.db.clone()).map(Arc::new).map_err(|e| {
-            eprintln!("navmap: {e}");
-            ExitCode::from(2)
-        })
+        make(&self.root_path(), self.db.clone())
+            .map(Arc::new)
+            .map_err(|e| {
+                eprintln!("navmap: {e}");
+                ExitCode::from(2)
+            })
     }
 }
 

@@ -81,6 +81,26 @@ pub(crate) fn check_root(root: &Path) -> Result<(), ContextError> {
     Ok(())
 }
 
+/// The canonical root, the map database's path and whether that path was given
+/// (`--db` / `NAVMAP_DB`) rather than the default `<root>/.navmap/map.db`.
+fn map_location(
+    root: &Path,
+    db: Option<PathBuf>,
+) -> Result<(PathBuf, PathBuf, bool), ContextError> {
+    check_root(root)?;
+    let shown = root.display();
+    let root = root
+        .canonicalize()
+        .map_err(|e| ContextError(format!("root {shown} cannot be resolved: {e}")))?;
+    let explicit = db.is_some();
+    let db_path = match db {
+        Some(p) if p.is_absolute() => p,
+        Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
+        None => root.join(".navmap").join("map.db"),
+    };
+    Ok((root, db_path, explicit))
+}
+
 impl ServerContext {
     /// A context for `root`; `db` overrides the map location (relative paths are taken
     /// from the current directory). `None` falls back to `NAVMAP_DB`, then the default.
@@ -105,23 +125,32 @@ impl ServerContext {
         ServerContext::open(root, db, languages, false)
     }
 
+    /// The summary of `navmap rebuild` when the map on disk can tell, without being
+    /// loaded, that nothing changed ([`navmap_map::Map::unchanged_since_build`]); `None`
+    /// when there may be work, or the root or map folder has a problem that opening the
+    /// context reports.
+    pub(crate) fn unchanged_map(
+        root: &Path,
+        db: Option<PathBuf>,
+    ) -> Option<navmap_map::RebuildSummary> {
+        let (root, db_path, explicit) = map_location(root, db_or_env(db)).ok()?;
+        if !explicit && crate::map_folder::check(&root).is_err() {
+            return None;
+        }
+        let mut config = navmap_map::MapConfig::new(&root);
+        config.db_path = Some(db_path);
+        navmap_map::Map::unchanged_since_build(&config, &navmap_grammars::registry())
+            .ok()
+            .flatten()
+    }
+
     fn open(
         root: &Path,
         db: Option<PathBuf>,
         languages: Registry,
         in_memory_when_refused: bool,
     ) -> Result<Self, ContextError> {
-        check_root(root)?;
-        let shown = root.display();
-        let root = root
-            .canonicalize()
-            .map_err(|e| ContextError(format!("root {shown} cannot be resolved: {e}")))?;
-        let explicit = db.is_some();
-        let mut db_path = match db {
-            Some(p) if p.is_absolute() => p,
-            Some(p) => std::env::current_dir().map(|cwd| cwd.join(&p)).unwrap_or(p),
-            None => root.join(".navmap").join("map.db"),
-        };
+        let (root, mut db_path, explicit) = map_location(root, db)?;
         let mut refused: Vec<String> = Vec::new();
         if !explicit && let Err(why) = crate::map_folder::check(&root) {
             if !in_memory_when_refused {

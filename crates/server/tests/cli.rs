@@ -162,6 +162,60 @@ fn call_notices_files_changed_since_the_last_index() {
     assert!(hit.get("stale").is_none_or(|s| s == false), "{hit}");
 }
 
+/// `navmap rebuild` on an unchanged repository answers from SQLite without loading the map
+/// ("up to date", the last build's figures); any change goes through the real rebuild.
+#[test]
+fn rebuild_with_nothing_changed_is_told_without_loading_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let write_old = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        // Older than two seconds: a just-written file is re-read by the next build anyway.
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
+            .unwrap();
+    };
+    write_old(
+        "a.py",
+        "from b import helper\n\ndef main():\n    helper()\n",
+    );
+    write_old("b.py", "def helper():\n    return 1\n");
+    let rebuild = || {
+        let o = navmap(&["rebuild", "--root", root]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        stdout(&o).trim().to_string()
+    };
+    let first = rebuild();
+    assert!(
+        first.starts_with("2 files (2 indexed, 0 deleted)"),
+        "{first}"
+    );
+    assert!(!first.ends_with("up to date"), "{first}");
+    let second = rebuild();
+    assert!(
+        second.starts_with("2 files (0 indexed, 0 deleted)"),
+        "{second}"
+    );
+    assert!(second.ends_with(", up to date"), "{second}");
+    // Same symbols and edges as the build that made the map.
+    let figures = |l: &str| {
+        l.split(", ")
+            .skip(2)
+            .take(2)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(figures(&first), figures(&second));
+    write_old("b.py", "def helper():\n    return 22\n");
+    let third = rebuild();
+    assert!(
+        third.starts_with("2 files (1 indexed, 0 deleted)"),
+        "{third}"
+    );
+    assert!(!third.ends_with("up to date"), "{third}");
+}
+
 /// `navmap servers` and `navmap servers install` on a machine with no server and no package
 /// tool (an empty `PATH` and data dir): every server is listed as missing with its install
 /// command, an unknown language is exit 2, and an install that no registry here can do is

@@ -62,23 +62,29 @@ impl Tool for MapRebuild {
                 })
             })
             .await?;
-            let skipped: BTreeMap<&str, u64> = s
-                .files_skipped
-                .iter()
-                .map(|(r, n)| (r.as_str(), *n))
-                .collect();
-            Ok(Payload::new(json!({
-                "filesScanned": s.files_scanned,
-                "filesIndexed": s.files_indexed,
-                "filesDeleted": s.files_deleted,
-                "filesResolved": s.files_resolved,
-                "durationMs": s.duration_ms,
-                "generation": s.generation,
-                "files": s.files,
-                "symbols": s.symbols,
-                "edges": s.edges,
-                "skipped": skipped,
-            })))
+            Ok(Payload::new(summary_json(&s)))
         })
     }
+}
+
+/// The `map_rebuild` answer for a rebuild's summary (also `navmap rebuild`'s, when the map
+/// could tell from SQLite alone that nothing changed).
+pub(crate) fn summary_json(s: &navmap_map::RebuildSummary) -> serde_json::Value {
+    let skipped: BTreeMap<&str, u64> = s
+        .files_skipped
+        .iter()
+        .map(|(r, n)| (r.as_str(), *n))
+        .collect();
+    json!({
+        "filesScanned": s.files_scanned,
+        "filesIndexed": s.files_indexed,
+        "filesDeleted": s.files_deleted,
+        "filesResolved": s.files_resolved,
+        "durationMs": s.duration_ms,
+        "generation": s.generation,
+        "files": s.files,
+        "symbols": s.symbols,
+        "edges": s.edges,
+        "skipped": skipped,
+    })
 }

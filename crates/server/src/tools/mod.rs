@@ -74,7 +74,7 @@ pub mod map_common;
 mod map_neighbors;
 mod map_overview;
 mod map_path;
-mod map_rebuild;
+pub(crate) mod map_rebuild;
 pub(crate) mod map_search;
 mod map_status;
 mod nav_call_hierarchy;

@@ -1,0 +1,265 @@
+//! A rebuild with nothing to do, decided from SQLite alone, before anything is loaded.
+//!
+//! `navmap rebuild` on an unchanged repository used to open the map (decode every node,
+//! fact and edge, recompute rank, clusters and the search index), walk the root, find
+//! nothing changed and free it all again. [`Map::unchanged_since_build`] walks the root and
+//! compares it with the `files` table (paths, sizes, mtimes) and the resolver config
+//! hashes in `meta`: when everything matches, the summary comes from the stored counts and
+//! nothing else is read.
+//!
+//! It answers "unchanged" only when a full rebuild would change nothing either: the same
+//! rule as the rebuild (size + mtime decide what to re-read; an mtime of 0 — unknown, or
+//! written within two seconds of the last build — always counts as changed), the same walk,
+//! a clean (`dirty = 0`), built map of this schema version. Anything else, including a map
+//! built before the `counts` meta key existed, answers `None`: the caller then opens the
+//! map and rebuilds as before. It only reads.
+
+use std::collections::{BTreeMap, HashMap};
+
+use navmap_language::Registry;
+use rusqlite::{Connection, OpenFlags};
+
+use crate::Map;
+use crate::build::config_hashes;
+use crate::db::{self, Db, SCHEMA_VERSION};
+use crate::error::MapError;
+use crate::frontend::{Extract, Frontend};
+use crate::types::{MapConfig, RebuildSummary, SkipReason};
+use crate::walk::{self, Scope};
+
+/// A file as the last build recorded it.
+struct Recorded {
+    size: u64,
+    mtime: i64,
+    skipped: Option<SkipReason>,
+}
+
+impl Map {
+    /// The summary of a rebuild that would find nothing to do, or `None` when there may be
+    /// something to do (or the map cannot tell without loading). `config.root` must be the
+    /// canonical root, as [`Map::open`] makes it. Reads the database read-only; never
+    /// creates or repairs it.
+    pub fn unchanged_since_build(
+        config: &MapConfig,
+        registry: &Registry,
+    ) -> Result<Option<RebuildSummary>, MapError> {
+        let started = std::time::Instant::now();
+        let root = &config.root;
+        let db_path = config
+            .db_path
+            .clone()
+            .unwrap_or_else(|| root.join(".navmap").join("map.db"));
+        if db_path.as_os_str() == db::IN_MEMORY || !db_path.is_file() {
+            return Ok(None);
+        }
+        if db::our_schema_version(&db_path).ok().flatten() != Some(SCHEMA_VERSION) {
+            return Ok(None);
+        }
+        let Ok(conn) = Connection::open_with_flags(&db_path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        else {
+            return Ok(None);
+        };
+        let db = Db {
+            conn,
+            path: db_path,
+        };
+        let Ok(meta) = db.read_meta() else {
+            return Ok(None);
+        };
+        let Some((symbols, edges)) = meta.counts else {
+            return Ok(None);
+        };
+        if meta.dirty || meta.generation == 0 || meta.built_at.is_none() {
+            return Ok(None);
+        }
+        let Ok(recorded) = recorded_files(&db.conn) else {
+            return Ok(None);
+        };
+
+        let frontend = Extract::new(registry);
+        let walked = walk::walk(root, registry, &Scope::new(None)?, &|p| {
+            frontend.is_config_file(p)
+        });
+        if walked.files.len() != recorded.len() {
+            return Ok(None);
+        }
+        let all_same = walked.files.iter().all(|s| {
+            recorded
+                .get(s.path.as_str())
+                .is_some_and(|r| r.mtime != 0 && r.mtime == s.mtime && r.size == s.size)
+        });
+        if !all_same {
+            return Ok(None);
+        }
+        let configs = config_hashes(root, config.max_file_bytes, &walked.configs, &meta.config);
+        if configs != meta.config {
+            return Ok(None);
+        }
+
+        let mut files_skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
+        for r in recorded.values() {
+            if let Some(why) = r.skipped {
+                *files_skipped.entry(why).or_insert(0) += 1;
+            }
+        }
+        let skipped: u64 = files_skipped.values().sum();
+        Ok(Some(RebuildSummary {
+            files_scanned: walked.files.len() as u64,
+            files: recorded.len() as u64 - skipped,
+            files_skipped,
+            symbols,
+            edges,
+            generation: meta.generation,
+            duration_ms: started.elapsed().as_millis() as u64,
+            ..Default::default()
+        }))
+    }
+}
+
+/// Every file row's path, size, mtime and skip reason; an unknown skip reason is an error
+/// (the map is from another version: let the caller open it properly).
+fn recorded_files(conn: &Connection) -> Result<HashMap<String, Recorded>, MapError> {
+    let mut stmt = conn.prepare("SELECT path, size, mtime, skipped FROM files")?;
+    let mut rows = stmt.query([])?;
+    let mut out = HashMap::new();
+    while let Some(r) = rows.next()? {
+        let path: String = r.get(0)?;
+        let size: i64 = r.get(1)?;
+        let mtime: i64 = r.get(2)?;
+        let skipped: Option<String> = r.get(3)?;
+        let skipped = match skipped {
+            None => None,
+            Some(s) => Some(
+                SkipReason::parse(&s)
+                    .ok_or_else(|| MapError::internal(format!("unknown skip reason {s}")))?,
+            ),
+        };
+        out.insert(
+            path,
+            Recorded {
+                size: size as u64,
+                mtime,
+                skipped,
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::{Duration, SystemTime};
+
+    use crate::{Map, MapConfig, RebuildOptions};
+
+    /// Writes `files` with an mtime a minute in the past: a file written within two
+    /// seconds of a build is recorded with mtime 0 (re-read next time), which would make
+    /// every check below answer "maybe changed" for that reason alone.
+    fn write_old(root: &Path, files: &[(&str, &str)]) {
+        for (p, text) in files {
+            let abs = root.join(p);
+            std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+            std::fs::write(&abs, text).unwrap();
+            let f = std::fs::File::options().write(true).open(&abs).unwrap();
+            f.set_modified(SystemTime::now() - Duration::from_secs(60))
+                .unwrap();
+        }
+    }
+
+    fn built(files: &[(&str, &str)]) -> (tempfile::TempDir, MapConfig, crate::RebuildSummary) {
+        let dir = tempfile::tempdir().unwrap();
+        write_old(dir.path(), files);
+        let config = MapConfig::new(dir.path().canonicalize().unwrap());
+        let (map, _) = Map::open(config.clone(), Arc::new(navmap_grammars::registry())).unwrap();
+        let summary = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        (dir, config, summary)
+    }
+
+    fn check(config: &MapConfig) -> Option<crate::RebuildSummary> {
+        Map::unchanged_since_build(config, &navmap_grammars::registry()).unwrap()
+    }
+
+    const FILES: &[(&str, &str)] = &[
+        (
+            "app/a.py",
+            "from app.b import helper\n\ndef main():\n    helper()\n",
+        ),
+        ("app/b.py", "def helper():\n    return 1\n"),
+        ("app/big.py", "x = 1\n"),
+        ("go.mod", "module example.com/m\n\ngo 1.22\n"),
+    ];
+
+    #[test]
+    fn an_unchanged_repository_is_told_from_sqlite_with_the_builds_figures() {
+        let (_dir, config, built) = built(FILES);
+        let s = check(&config).expect("nothing changed");
+        assert_eq!(s.files_indexed, 0);
+        assert_eq!(
+            (s.files, s.symbols, s.edges, s.generation, s.files_scanned),
+            (
+                built.files,
+                built.symbols,
+                built.edges,
+                built.generation,
+                built.files_scanned
+            )
+        );
+    }
+
+    #[test]
+    fn any_change_a_rebuild_would_see_answers_none() {
+        type Change = fn(&Path);
+        let changes: [(&str, Change); 5] = [
+            ("an edited file", |r| {
+                write_old(r, &[("app/b.py", "def helper():\n    return 22\n")])
+            }),
+            ("a new file", |r| {
+                write_old(r, &[("app/c.py", "def c():\n    pass\n")])
+            }),
+            ("a deleted file", |r| {
+                std::fs::remove_file(r.join("app/big.py")).unwrap()
+            }),
+            ("a resolver config file", |r| {
+                write_old(r, &[("go.mod", "module example.com/other\n\ngo 1.22\n")])
+            }),
+            ("a touched file (same size, new mtime)", |r| {
+                let f = std::fs::File::options()
+                    .write(true)
+                    .open(r.join("app/a.py"))
+                    .unwrap();
+                f.set_modified(SystemTime::now() - Duration::from_secs(30))
+                    .unwrap();
+            }),
+        ];
+        for (what, change) in changes {
+            let (dir, config, _) = built(FILES);
+            assert!(check(&config).is_some(), "{what}: unchanged before");
+            change(dir.path());
+            assert!(check(&config).is_none(), "{what}: not seen");
+        }
+    }
+
+    #[test]
+    fn a_map_that_cannot_tell_answers_none_until_a_rebuild_records_its_counts() {
+        let (_dir, config, _) = built(FILES);
+        let db = config.root.join(".navmap/map.db");
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute("DELETE FROM meta WHERE key = 'counts'", [])
+            .unwrap();
+        assert!(check(&config).is_none(), "built before counts existed");
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'dirty'", [])
+            .unwrap();
+        assert!(check(&config).is_none(), "dirty");
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'dirty'", [])
+            .unwrap();
+        drop(conn);
+        let (map, _) = Map::open(config.clone(), Arc::new(navmap_grammars::registry())).unwrap();
+        let again = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(again.files_indexed, 0);
+        assert_eq!(check(&config).map(|s| s.symbols), Some(again.symbols));
+        let missing = MapConfig::new(config.root.join("app"));
+        assert!(check(&missing).is_none(), "no map at all");
+    }
+}
