@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
 
+mod process;
 mod tokens;
 
 /// Where a corpus comes from.
@@ -709,6 +710,8 @@ fn run(o: &Opts) {
     if let Some(bin) = &o.navmap {
         drop(map);
         mcp_latency(bin, &root, &db, &queries, &ids);
+        process::initialize(bin, &root, &db);
+        process::cli_rebuilds(bin, &root, &db, &files);
     }
     println!();
 }

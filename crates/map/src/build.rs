@@ -368,13 +368,8 @@ impl Inner {
         });
         // The derived data (ranks, clusters, search) is computed before the swap so that
         // queries never see a half-ready map.
-        let mut next = State {
-            model,
-            meta,
-            built: true,
-            derived: Default::default(),
-        };
-        next.refresh_derived(None);
+        let mut next = State::new(model, meta, true);
+        next.refresh_derived(None, self.derive_eagerly);
         let mut st = self.state.write().map_err(MapError::internal)?;
         let old = std::mem::replace(&mut *st, next);
         drop(st);
@@ -500,7 +495,7 @@ impl Inner {
             done: 0,
             total: 1,
         });
-        st.refresh_derived(Some(&resolved));
+        st.refresh_derived(Some(&resolved), self.derive_eagerly);
         Ok(())
     }
 

@@ -104,7 +104,10 @@ use crate::db::{Db, Meta};
 use crate::frontend::Frontend;
 use crate::model::Model;
 
-/// Everything derived from the model per generation.
+/// Everything derived from the model per generation: ranks, clusters, the search index.
+/// Computed when first needed (a query), or at once when the map derives eagerly
+/// ([`MapConfig::derive_eagerly`]: `serve`, in its background open); `navmap rebuild` never
+/// needs it.
 #[derive(Default)]
 pub(crate) struct Derived {
     pub pagerank: Vec<f64>,
@@ -113,31 +116,27 @@ pub(crate) struct Derived {
     pub search: search::SearchIndex,
 }
 
-pub(crate) struct State {
-    pub model: Model,
-    pub meta: Meta,
-    /// A complete, consistent build is loaded.
-    pub built: bool,
-    pub derived: Derived,
-}
+impl Derived {
+    fn compute(model: &Model) -> Derived {
+        let mut d = Derived::default();
+        d.update(model, None);
+        d
+    }
 
-impl State {
-    /// Ranks, clusters and the search index for the current model: all of it (`None`,
-    /// after a fresh build or a load), or what a change needs (ranks and clusters only
-    /// when the graph changed; search entries only for the changed nodes).
-    pub(crate) fn refresh_derived(&mut self, delta: Option<&build::Finished>) {
+    /// All of it (`None`), or what a change needs (ranks and clusters only when the graph
+    /// changed, warm-started; search entries only for the changed nodes).
+    fn update(&mut self, model: &Model, delta: Option<&build::Finished>) {
         let t = std::time::Instant::now();
         let graph = delta.is_none_or(|d| d.graph_changed);
         let previous_rank = match delta {
-            Some(_) if graph => std::mem::take(&mut self.derived.pagerank),
+            Some(_) if graph => std::mem::take(&mut self.pagerank),
             _ => Vec::new(),
         };
         let previous_clusters = match delta {
-            Some(_) if graph => std::mem::take(&mut self.derived.clustering),
+            Some(_) if graph => std::mem::take(&mut self.clustering),
             _ => Default::default(),
         };
-        let model = &self.model;
-        let search = &mut self.derived.search;
+        let search = &mut self.search;
         // Independent of one another: on two cores, run them side by side.
         let (ranked, (clustered, ())) = rayon::join(
             || graph.then(|| rank::rank(model, &previous_rank)),
@@ -157,17 +156,58 @@ impl State {
             },
         );
         if let Some(r) = ranked {
-            self.derived.pagerank = r.pagerank;
-            self.derived.score = r.score;
+            self.pagerank = r.pagerank;
+            self.score = r.score;
         }
         if let Some(c) = clustered {
-            self.derived.clustering = c;
+            self.clustering = c;
         }
         tracing::debug!(
             ms = t.elapsed().as_secs_f64() * 1e3,
             graph,
             "ranks, clusters, search index"
         );
+    }
+}
+
+pub(crate) struct State {
+    pub model: Model,
+    pub meta: Meta,
+    /// A complete, consistent build is loaded.
+    pub built: bool,
+    /// Set on first use (readers share the one computation under the read lock).
+    derived: std::sync::OnceLock<Derived>,
+}
+
+impl State {
+    pub(crate) fn new(model: Model, meta: Meta, built: bool) -> State {
+        State {
+            model,
+            meta,
+            built,
+            derived: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Ranks, clusters and the search index of the current model, computed now if no one
+    /// has needed them since the model last changed wholesale.
+    pub(crate) fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| Derived::compute(&self.model))
+    }
+
+    /// After the model changed: updates what was derived when it was (`delta`: an
+    /// incremental change), else drops it, to be computed on first use — or now, when
+    /// `eager`.
+    pub(crate) fn refresh_derived(&mut self, delta: Option<&build::Finished>, eager: bool) {
+        match (delta, self.derived.get_mut()) {
+            (Some(d), Some(derived)) => derived.update(&self.model, Some(d)),
+            _ => {
+                self.derived = std::sync::OnceLock::new();
+                if eager {
+                    self.derived();
+                }
+            }
+        }
     }
 }
 
@@ -180,6 +220,7 @@ pub(crate) struct Inner {
     pub root: PathBuf,
     pub db_path: PathBuf,
     pub max_file_bytes: u64,
+    pub derive_eagerly: bool,
     pub registry: Arc<Registry>,
     pub frontend: Arc<dyn Frontend>,
     pub state: RwLock<State>,
@@ -269,14 +310,9 @@ impl Map {
                 .push("the last build was interrupted; the next rebuild repairs the map".into());
         }
         let built = has_build && !meta.dirty;
-        let mut state = State {
-            model,
-            meta,
-            built,
-            derived: Derived::default(),
-        };
-        if built {
-            state.refresh_derived(None);
+        let state = State::new(model, meta, built);
+        if built && config.derive_eagerly {
+            state.derived();
         }
         for w in &warnings {
             tracing::warn!("{w}");
@@ -285,6 +321,7 @@ impl Map {
             root,
             db_path,
             max_file_bytes: config.max_file_bytes,
+            derive_eagerly: config.derive_eagerly,
             registry,
             frontend,
             state: RwLock::new(state),

@@ -256,7 +256,7 @@ impl State {
     fn named(&self, name: &str) -> Vec<Ix> {
         let m = &self.model;
         let lower = name.to_lowercase();
-        let mut v: Vec<Ix> = self.derived.search.nodes_named(&lower).to_vec();
+        let mut v: Vec<Ix> = self.derived().search.nodes_named(&lower).to_vec();
         v.extend(
             m.indexed_file_ixs()
                 .filter(|&f| stem(&m.f(f).path).to_lowercase() == lower)
@@ -290,7 +290,7 @@ impl State {
             }
             words.insert(stem(path).to_lowercase());
         }
-        words.extend(self.derived.search.names().map(|(n, _)| n.to_string()));
+        words.extend(self.derived().search.names().map(|(n, _)| n.to_string()));
         words
     }
 
@@ -381,7 +381,7 @@ impl State {
         }
         if out.len() < NEAREST {
             let mut near: Vec<(usize, Reverse<u32>, Ix)> = self
-                .derived
+                .derived()
                 .search
                 .names()
                 .filter_map(|(name, nodes)| {

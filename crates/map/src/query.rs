@@ -28,7 +28,11 @@ impl State {
     }
 
     pub(crate) fn score(&self, ix: Ix) -> f32 {
-        self.derived.score.get(ix as usize).copied().unwrap_or(0.0)
+        self.derived()
+            .score
+            .get(ix as usize)
+            .copied()
+            .unwrap_or(0.0)
     }
 
     pub(crate) fn lookup(&self, id: &str) -> Result<Ix> {
@@ -59,7 +63,7 @@ impl State {
             score: (self.score(ix) as f64 * 1000.0).round() / 1000.0,
             cluster: n
                 .file
-                .and_then(|f| self.derived.clustering.of_file.get(&f).copied()),
+                .and_then(|f| self.derived().clustering.of_file.get(&f).copied()),
             stale: file.is_some_and(|f| f.stale),
         }
     }
@@ -394,7 +398,7 @@ impl State {
             }
         };
         let mut clusters = Vec::new();
-        for c in &self.derived.clustering.clusters {
+        for c in &self.derived().clustering.clusters {
             let files: Vec<Ix> = c
                 .files
                 .iter()
@@ -466,7 +470,7 @@ impl State {
         let m = &self.model;
         let q = query.trim();
         let mut hits: Vec<(f64, Ix, MatchKind)> = self
-            .derived
+            .derived()
             .search
             .find(q)
             .into_iter()

@@ -1283,3 +1283,74 @@ fn a_call_chain_goes_on_through_an_overload_group() {
     let ids: Vec<&str> = p.path.iter().map(|s| s.node.id.as_str()).collect();
     assert_eq!(ids[1], fx.id("flow", "step~2"), "{ids:?}");
 }
+
+/// A map that derives lazily (ranks, clusters, search computed on the first query, as
+/// `navmap rebuild` and the other commands open it) answers exactly as an eager one, after
+/// a build, after a reopen and after an incremental change.
+#[test]
+fn a_lazily_derived_map_answers_as_an_eager_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |p: &str, t: &str| {
+        let abs = dir.path().join(p);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, t).unwrap();
+    };
+    write(
+        "pkg/store.py",
+        "class Store:\n    def get(self):\n        return 1\n",
+    );
+    write(
+        "pkg/api.py",
+        "from pkg.store import Store\n\ndef handle():\n    return Store().get()\n",
+    );
+    write(
+        "pkg/util.py",
+        "def helper():\n    return handle_it()\n\ndef handle_it():\n    pass\n",
+    );
+    let open = |eager: bool, db: &str| {
+        let mut config = MapConfig::new(dir.path());
+        config.db_path = Some(dir.path().join(db));
+        config.derive_eagerly = eager;
+        Map::open(config, registry()).unwrap().0
+    };
+    let answers = |m: &Map| {
+        let search: Vec<(String, u32)> = m
+            .search("handle", None, 20)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| (r.node.id, (r.rank * 1e4) as u32))
+            .collect();
+        let overview = format!("{:?}", m.overview(None, 5).unwrap().clusters);
+        (search, overview)
+    };
+    let (eager, lazy) = (open(true, "eager.db"), open(false, "lazy.db"));
+    for m in [&eager, &lazy] {
+        m.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    }
+    assert!(!answers(&eager).0.is_empty());
+    assert_eq!(answers(&eager), answers(&lazy), "after a build");
+    // An incremental change: a lazy map that has answered updates what it derived.
+    write("pkg/more.py", "def handle_more():\n    return 2\n");
+    for m in [&eager, &lazy] {
+        m.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    }
+    assert_eq!(answers(&eager), answers(&lazy), "after a change");
+    assert!(
+        answers(&lazy)
+            .0
+            .iter()
+            .any(|(id, _)| id.ends_with("#handle_more"))
+    );
+    // Reopened lazily, then changed before any query: derived from scratch on first use.
+    drop(lazy);
+    let lazy = open(false, "lazy.db");
+    write("pkg/last.py", "def handle_last():\n    return 3\n");
+    lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    eager.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(
+        answers(&eager),
+        answers(&lazy),
+        "reopened, changed, then asked"
+    );
+}

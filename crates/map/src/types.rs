@@ -14,6 +14,10 @@ pub struct MapConfig {
     pub db_path: Option<PathBuf>,
     /// Files larger than this are skipped and counted (default 1 MiB).
     pub max_file_bytes: u64,
+    /// Compute ranks, clusters and the search index as soon as a build is loaded or made
+    /// (default), rather than when a query first needs them. `navmap serve` derives
+    /// eagerly in its background open; a command that only rebuilds never needs them.
+    pub derive_eagerly: bool,
 }
 
 impl MapConfig {
@@ -24,6 +28,7 @@ impl MapConfig {
             root: root.into(),
             db_path: None,
             max_file_bytes: Self::DEFAULT_MAX_FILE_BYTES,
+            derive_eagerly: true,
         }
     }
 }

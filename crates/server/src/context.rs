@@ -168,6 +168,10 @@ impl ServerContext {
         let open_map = |db_path: &Path| {
             let mut map_config = navmap_map::MapConfig::new(&root);
             map_config.db_path = Some(db_path.to_path_buf());
+            // `serve` opens the map in the background and has ranks, clusters and the
+            // search index ready for the first query; a command (`rebuild`, `call`,
+            // `status`) computes them only if it queries.
+            map_config.derive_eagerly = in_memory_when_refused;
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

@@ -1,0 +1,141 @@
+//! What a user of the `navmap` program waits for, measured on the process: `navmap
+//! rebuild` with nothing changed and with one file changed (wall time, CPU time and peak
+//! RSS of the child, from `wait4`), and `navmap serve` answering MCP `initialize` (from
+//! spawning the process to reading the answer).
+//!
+//! The in-process figures of `main.rs` time the library; these include start-up, opening
+//! SQLite and exit (issue 19: everything before the first query).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use crate::{ms, percentiles};
+
+/// One finished child: wall ms, CPU ms (user + system), peak RSS in MB.
+struct Run {
+    wall: f64,
+    cpu: f64,
+    rss_mb: f64,
+    stdout: String,
+}
+
+/// Runs `bin args…` to its end and measures it.
+fn run(bin: &Path, args: &[&std::ffi::OsStr]) -> Option<Run> {
+    let t = Instant::now();
+    let child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let pid = child.id() as libc::pid_t;
+    let mut out = String::new();
+    let mut stdout = child.stdout?;
+    std::io::Read::read_to_string(&mut stdout, &mut out).ok()?;
+    let mut status = 0;
+    // SAFETY: plain FFI call with valid pointers; `pid` is our unreaped child (std's
+    // `Child` was not waited on, so the pid cannot have been reused).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if r != pid {
+        return None;
+    }
+    let wall = ms(t.elapsed());
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 * 1e3 + tv.tv_usec as f64 / 1e3;
+    Some(Run {
+        wall,
+        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
+        rss_mb: usage.ru_maxrss as f64 / 1024.0,
+        stdout: out,
+    })
+}
+
+fn report(what: &str, runs: Vec<Run>) {
+    if runs.is_empty() {
+        println!("CLI {what}: failed");
+        return;
+    }
+    let rss = runs.iter().map(|r| r.rss_mb).fold(0.0, f64::max);
+    let (wall, _, _) = percentiles(runs.iter().map(|r| r.wall).collect());
+    let (cpu, _, _) = percentiles(runs.iter().map(|r| r.cpu).collect());
+    let up_to_date = runs
+        .iter()
+        .filter(|r| r.stdout.contains("up to date"))
+        .count();
+    println!(
+        "CLI {what}: median {wall:.1} ms wall, {cpu:.1} ms CPU, peak RSS {rss:.1} MB ({} runs, {up_to_date} answered 'up to date' from SQLite)",
+        runs.len()
+    );
+}
+
+/// `navmap rebuild` five times with nothing changed, then five times after appending a
+/// newline to one of `files` (root-relative).
+pub(crate) fn cli_rebuilds(bin: &Path, root: &Path, db: &Path, files: &[String]) {
+    let args = [
+        std::ffi::OsStr::new("rebuild"),
+        std::ffi::OsStr::new("--root"),
+        root.as_os_str(),
+        std::ffi::OsStr::new("--db"),
+        db.as_os_str(),
+    ];
+    // The library's runs before left files racy-fresh; one rebuild settles them.
+    let _ = run(bin, &args);
+    let noop: Vec<Run> = (0..5).filter_map(|_| run(bin, &args)).collect();
+    report("no-op rebuild", noop);
+    let mut one = vec![];
+    for f in files.iter().step_by((files.len() / 5).max(1)).take(5) {
+        let p = root.join(f);
+        let Ok(mut text) = std::fs::read(&p) else {
+            continue;
+        };
+        text.push(b'\n');
+        if std::fs::write(&p, text).is_err() {
+            continue;
+        }
+        if let Some(r) = run(bin, &args) {
+            one.push(r);
+        }
+    }
+    report("one-file rebuild", one);
+}
+
+/// Spawning `navmap serve` until its `initialize` answer is read, five times.
+pub(crate) fn initialize(bin: &Path, root: &Path, db: &Path) {
+    let mut times = vec![];
+    for _ in 0..5 {
+        let t = Instant::now();
+        let Ok(mut child) = Command::new(bin)
+            .args(["serve", "--no-build", "--no-watch", "--root"])
+            .arg(root)
+            .arg("--db")
+            .arg(db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+        else {
+            break;
+        };
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "navmap-bench", "version": "0"}}});
+        let mut stdin = child.stdin.take().expect("stdin");
+        let _ = writeln!(stdin, "{init}");
+        let _ = stdin.flush();
+        let mut line = String::new();
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        if stdout.read_line(&mut line).is_ok() && line.contains("\"result\"") {
+            times.push(ms(t.elapsed()));
+        }
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    if times.is_empty() {
+        println!("MCP initialize: failed");
+        return;
+    }
+    let (p50, _, max) = percentiles(times);
+    println!("MCP initialize answered (spawn to answer): median {p50:.1} ms, max {max:.1} ms");
+}
