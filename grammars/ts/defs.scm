@@ -3,7 +3,10 @@
 
 (function_declaration name: (identifier) @name body: (_) @body) @definition.function
 (generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
-(function_signature name: (identifier) @name) @definition.function
+; Overload signatures (`function h(a: string): string;` before `function h(a: any) {…}`, or
+; bodyless members of a class or an interface): `@overload` folds each group into one
+; definition, the implementation (grammars/README.md).
+(function_signature name: (identifier) @name) @definition.function @overload
 
 (class_declaration name: (type_identifier) @name body: (_) @body) @definition.class
 (abstract_class_declaration name: (type_identifier) @name body: (_) @body) @definition.class
@@ -15,8 +18,8 @@
 
 ; Members.
 (method_definition name: (_) @name body: (_) @body) @definition.method
-(abstract_method_signature name: (_) @name) @definition.method
-(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method @overload
+(method_signature name: (_) @name) @definition.method @overload
 (public_field_definition name: (_) @name) @definition.property
 (property_signature name: (_) @name) @definition.property
 ; Enum members (`A`, `B = 2`): constants of the enum.

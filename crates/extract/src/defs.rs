@@ -23,6 +23,9 @@ pub struct Defs {
     pub by_qualified: HashMap<String, usize>,
     /// Node ids of definition names and owner types: never references.
     pub not_refs: IdSet,
+    /// Per definition: declared `@overload` (a signature of an overload group, folded
+    /// into one definition by `crate::overloads`).
+    pub overload: Vec<bool>,
 }
 
 impl Defs {
@@ -73,6 +76,7 @@ struct Raw<'t> {
     body: Option<Node<'t>>,
     owner: Option<Node<'t>>,
     context: Option<Node<'t>>,
+    overload: bool,
 }
 
 struct DocMatch<'t> {
@@ -183,6 +187,7 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         });
         defs.ranges.push((start, end));
         defs.enclosing.push(enclosing);
+        defs.overload.push(raw.overload);
         stack.push(index);
     }
 
@@ -236,6 +241,7 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
         body,
         owner: m.get("owner"),
         context: m.get("context"),
+        overload: m.get("overload").is_some(),
     };
     match raws.get_mut(&node.id()) {
         // The first pattern in the file decides kind and name; later ones may add parts.
@@ -243,10 +249,13 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
             old.body = old.body.or(raw.body);
             old.owner = old.owner.or(raw.owner);
             old.context = old.context.or(raw.context);
+            old.overload |= raw.overload;
         }
         Some(old) => {
             let (body, owner, context) = (old.body, old.owner, old.context);
+            let overload = old.overload;
             *old = raw;
+            old.overload |= overload;
             old.body = old.body.or(body);
             old.owner = old.owner.or(owner);
             old.context = old.context.or(context);

@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports`, `bindings`, `mentions` (the fact kinds), `text` (UTF-16 columns, signatures, first doc sentences),
+//! `imports`, `bindings`, `mentions` (the fact kinds), `overloads` (overload groups → one definition), `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
@@ -33,6 +33,7 @@ mod ids;
 mod imports;
 mod matches;
 mod mentions;
+mod overloads;
 mod refs;
 mod resolve;
 mod text;
@@ -93,6 +94,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     out.bindings = bindings::extract(&sections[3], source, &defs);
     out.mentions = mentions::extract(&sections[1], &sections[2], source, &defs);
     out.defs = defs.facts;
+    overloads::fold(&mut out, &defs.overload);
     out
 }
 

@@ -468,7 +468,7 @@ fn every_fixture_file_extracts_without_errors() {
         "sh", "rb", "lua",
     ] {
         for file in fixture_files(lang) {
-            let Some(language) = registry.for_path(&file) else {
+            let Some(language) = fixture_language(&registry, lang, &file) else {
                 continue;
             };
             let facts = navmap_extract::extract_path(language, &file, &read_fixture(lang, &file));
@@ -1446,7 +1446,7 @@ int main() { auto c = new shop::Cart(); shop::Cart d; d.add(1); return 0; }
 fn cpp_fixture_files_extract_without_errors() {
     let registry = navmap_grammars::registry();
     for file in fixture_files("cpp") {
-        let Some(language) = registry.for_path(&file) else {
+        let Some(language) = fixture_language(&registry, "cpp", &file) else {
             continue;
         };
         let facts = navmap_extract::extract_path(language, &file, &read_fixture("cpp", &file));
@@ -1689,7 +1689,7 @@ int main(void) { struct Point p = {0}; Id id = 1; return grid()[0][0] + SQUARE(p
 fn c_fixture_files_extract_without_errors() {
     let registry = navmap_grammars::registry();
     for file in fixture_files("c") {
-        let Some(language) = registry.for_path(&file) else {
+        let Some(language) = fixture_language(&registry, "c", &file) else {
             continue;
         };
         let facts = navmap_extract::extract_path(language, &file, &read_fixture("c", &file));
@@ -1867,7 +1867,7 @@ var counter = 0
 fn swift_fixture_files_extract_without_errors() {
     let registry = navmap_grammars::registry();
     for file in fixture_files("swift") {
-        let Some(language) = registry.for_path(&file) else {
+        let Some(language) = fixture_language(&registry, "swift", &file) else {
             continue;
         };
         let facts = navmap_extract::extract_path(language, &file, &read_fixture("swift", &file));
@@ -2232,5 +2232,97 @@ fn lua_tables_methods_and_requires() {
             "def method M.f @4:2 pub parent=M",
             "def property M.n @5:2 pub parent=M",
         ]
+    );
+}
+
+/// Issue 17: an overload group (signatures, then the implementation) is one definition,
+/// the implementation, with the first signature and the count of the others; a class's
+/// overloaded method too. Before, each signature was a definition (`h`, `h~2`, …).
+#[test]
+fn ts_overload_signatures_fold_into_the_implementation() {
+    let f = extract_fixture("ts", "src/view/h.ts");
+    let named = |q: &str| f.defs.iter().filter(|d| d.qualified_name == q).count();
+    assert_eq!(named("h"), 1, "{:#?}", defs(&f));
+    assert_eq!(named("Renderer.mount"), 1, "{:#?}", defs(&f));
+    let h = f.defs.iter().find(|d| d.qualified_name == "h").unwrap();
+    // The implementation's name position, the group's first line, the first signature.
+    assert_eq!((h.name_line, h.start_line, h.end_line), (17, 12, 22));
+    assert_eq!(
+        h.signature.as_deref(),
+        Some("function h(type: string): VNode (+2 overloads)")
+    );
+    assert_eq!(h.doc.as_deref(), Some("Creates a virtual node."));
+    assert!(h.exported);
+    let mount = f
+        .defs
+        .iter()
+        .position(|d| d.qualified_name == "Renderer.mount")
+        .unwrap();
+    assert_eq!(f.defs[mount].kind, navmap_extract::facts::NodeKind::Method);
+    assert_eq!(f.defs[mount].name_line, 38);
+    // Uses in the folded signatures' types and the implementation's body come from the
+    // one definition, whose index survived the renumbering.
+    let h_index = f.defs.iter().position(|d| d.qualified_name == "h").unwrap();
+    assert!(
+        f.refs
+            .iter()
+            .any(|r| r.name == "createVNode" && r.from == Some(h_index))
+    );
+    assert!(
+        f.refs
+            .iter()
+            .any(|r| r.name == "render" && r.from == Some(mount))
+    );
+    for d in &f.defs {
+        if let Some(p) = d.parent {
+            assert!(p < f.defs.len(), "{d:?}");
+        }
+    }
+}
+
+/// Issue 17: a `.h` that holds C++ (leveldb's `include/leveldb/status.h`) is C++: parsed by
+/// the C grammar its classes did not exist (`Status` came out as a function). C++ by its
+/// syntax, or by a C++ source beside it and no C source; else C.
+#[test]
+fn a_dot_h_header_is_cpp_where_its_text_or_its_directory_says_so() {
+    let registry = navmap_grammars::registry();
+    let cpp = fixture_language(&registry, "cpp", "include/status.h").unwrap();
+    assert_eq!(cpp.id(), "cpp");
+    for file in fixture_files("c").iter().filter(|f| f.ends_with(".h")) {
+        assert_eq!(
+            fixture_language(&registry, "c", file).unwrap().id(),
+            "c",
+            "{file}"
+        );
+    }
+    let plain = || Some("int f(int);\n".to_string());
+    let lang_of = |siblings: &[&str]| {
+        let siblings: Vec<String> = siblings.iter().map(|s| s.to_string()).collect();
+        registry
+            .for_file("db/x.h", &|| siblings.clone(), &plain)
+            .unwrap()
+            .id()
+            .to_string()
+    };
+    assert_eq!(lang_of(&["x.h", "x.cc"]), "cpp");
+    assert_eq!(lang_of(&["x.h", "x.cc", "y.c"]), "c");
+    assert_eq!(lang_of(&["x.h"]), "c");
+    let f = navmap_extract::extract_path(
+        cpp,
+        "include/status.h",
+        &read_fixture("cpp", "include/status.h"),
+    );
+    assert!(!f.had_errors);
+    let classes: Vec<&str> = f
+        .defs
+        .iter()
+        .filter(|d| d.kind == navmap_extract::facts::NodeKind::Class)
+        .map(|d| d.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        classes,
+        ["shop.Status", "shop.DetailedStatus"],
+        "{:#?}",
+        defs(&f)
     );
 }

@@ -54,12 +54,66 @@ pub struct Manifest {
     /// and inherited members first. Off for languages that always spell the receiver.
     #[serde(default)]
     pub implicit_receiver: bool,
+    /// Files of another language's extension that are this language's when their
+    /// project or their text says so (`[[claims]]`: C's `.h` headers that hold C++).
+    #[serde(default)]
+    pub claims: Vec<Claim>,
     /// The language server, if one is known.
     #[serde(default)]
     pub lsp: Option<LspManifest>,
     /// Import-resolution rules; their meaning belongs to the map crate's resolver.
     #[serde(default)]
     pub imports: toml::Table,
+}
+
+/// One `[[claims]]` entry: a file with one of `extensions` (which another language owns)
+/// is this language's when a file beside it (same directory) has one of
+/// `sibling_extensions` or is named one of `sibling_files`, and none beside it has one of
+/// `unless_sibling_extensions`; or when its text has a line starting (after indentation)
+/// with one of `line_prefixes` or containing one of `substrings` (syntax the owner's
+/// language does not have). Decided per file, from its directory and its text, so that a
+/// rebuild of one file decides as the full build did ([`Registry::for_file`]).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub extensions: Vec<String>,
+    #[serde(default)]
+    pub sibling_extensions: Vec<String>,
+    #[serde(default)]
+    pub sibling_files: Vec<String>,
+    #[serde(default)]
+    pub unless_sibling_extensions: Vec<String>,
+    #[serde(default)]
+    pub line_prefixes: Vec<String>,
+    #[serde(default)]
+    pub substrings: Vec<String>,
+}
+
+impl Claim {
+    /// Whether the claim holds for a file beside `siblings` (file names in its
+    /// directory) whose text is `text` (its start is enough).
+    pub fn holds(&self, siblings: &[String], text: Option<&str>) -> bool {
+        let ext_of = |n: &str| n.rsplit_once('.').map(|(_, e)| e.to_string());
+        let has_ext = |exts: &[String]| {
+            siblings
+                .iter()
+                .filter_map(|n| ext_of(n))
+                .any(|e| exts.contains(&e))
+        };
+        let beside = (has_ext(&self.sibling_extensions)
+            || siblings.iter().any(|n| self.sibling_files.contains(n)))
+            && !has_ext(&self.unless_sibling_extensions);
+        beside
+            || text.is_some_and(|t| {
+                t.lines().any(|line| {
+                    let line = line.trim_start();
+                    self.line_prefixes
+                        .iter()
+                        .any(|p| line.starts_with(p.as_str()))
+                        || self.substrings.iter().any(|s| line.contains(s.as_str()))
+                })
+            })
+    }
 }
 
 /// The `[lsp]` table of a manifest.
@@ -317,6 +371,47 @@ impl Registry {
         let name = path.rsplit('/').next().unwrap_or(path);
         let (_, ext) = name.rsplit_once('.')?;
         self.by_extension(ext)
+    }
+
+    /// The languages that may claim files of this extension from its owner
+    /// (`[[claims]]`), in registry order.
+    pub fn claimants(&self, ext: &str) -> Vec<(&Arc<Language>, &Claim)> {
+        self.languages
+            .iter()
+            .flat_map(|l| {
+                l.manifest
+                    .claims
+                    .iter()
+                    .filter(|c| c.extensions.iter().any(|e| e == ext))
+                    .map(move |c| (l, c))
+            })
+            .collect()
+    }
+
+    /// The language of a file, with the claims of other languages on its extension
+    /// decided: `siblings` lists the file names in its directory, `text` reads its
+    /// start. Both are asked only when some language claims the extension, so plain
+    /// files cost what [`Registry::for_path`] costs.
+    pub fn for_file(
+        &self,
+        path: &str,
+        siblings: &dyn Fn() -> Vec<String>,
+        text: &dyn Fn() -> Option<String>,
+    ) -> Option<&Arc<Language>> {
+        let owner = self.for_path(path)?;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        let claims = self.claimants(ext);
+        if claims.is_empty() {
+            return Some(owner);
+        }
+        let siblings = siblings();
+        let text = text();
+        claims
+            .into_iter()
+            .find(|(_, c)| c.holds(&siblings, text.as_deref()))
+            .map(|(l, _)| l)
+            .or(Some(owner))
     }
 
     pub fn ids(&self) -> Vec<&str> {

@@ -65,6 +65,7 @@ impl State {
                 .file
                 .and_then(|f| self.derived().clustering.of_file.get(&f).copied()),
             stale: file.is_some_and(|f| f.stale),
+            parse_errors: file.is_some_and(|f| f.had_errors),
         }
     }
 
@@ -545,7 +546,7 @@ impl State {
         let mut skipped = BTreeMap::new();
         let mut files = 0;
         let mut lines = 0u64;
-        let mut with_errors = 0;
+        let mut error_files = Vec::new();
         for f in m.file_ixs() {
             let r = m.f(f);
             if let Some(s) = r.skipped {
@@ -554,7 +555,9 @@ impl State {
             }
             files += 1;
             lines += r.lines as u64;
-            with_errors += r.had_errors as usize;
+            if r.had_errors {
+                error_files.push(r.path.to_string());
+            }
             *languages.entry(m.lang(r.lang).to_string()).or_insert(0) += 1;
         }
         let mut by_conf = BTreeMap::new();
@@ -578,7 +581,11 @@ impl State {
             stale_files: self.stale_files(|_| true),
             skipped,
             languages,
-            files_with_errors: with_errors,
+            files_with_errors: error_files.len(),
+            error_files: {
+                error_files.sort();
+                error_files
+            },
         }
     }
 

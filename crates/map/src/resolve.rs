@@ -147,6 +147,15 @@ fn fits(kind: EdgeKind, target: NodeKind) -> bool {
     }
 }
 
+/// A method outside any type: a member of an object value (`{ render() {…} }` in a
+/// function or at the top level), reached only through that value, never a name in scope
+/// (a bare `render()` beside it calls the imported `render`, not it). Where the receiver
+/// may go unsaid (`implicit_receiver`), the scope walk still sees it: an anonymous class's
+/// methods call each other bare.
+fn is_value_member(m: &Model, node: &crate::model::Node) -> bool {
+    node.kind == NodeKind::Method && node.parent.is_none_or(|p| !is_type_like(m.n(p).kind))
+}
+
 fn common_prefix_segments(a: &str, b: &str) -> usize {
     a.split('/')
         .zip(b.split('/'))
@@ -390,7 +399,7 @@ impl<'a> Resolver<'a> {
             .copied()
             .filter(|&n| {
                 let node = m.n(n);
-                node.file == Some(file) && &*node.qname == name_str
+                node.file == Some(file) && &*node.qname == name_str && !is_value_member(m, node)
             })
             .min()
     }
@@ -617,10 +626,15 @@ impl<'a> Resolver<'a> {
                 return Outcome::Resolved(d, Confidence::Exact);
             }
             let is_file = node.kind == NodeKind::File;
-            if is_file || is_function_like(node.kind) {
+            // A namespace's (module's) members are in scope inside it (`class B : public A`
+            // in `namespace shop`, beside `shop.A`).
+            if is_file || is_function_like(node.kind) || node.kind == NodeKind::Module {
                 let hit = node.children.iter().copied().find(|&c| {
                     let cn = m.n(c);
-                    cn.name == name && fits(kind, cn.kind) && (!is_file || &*cn.qname == name_str)
+                    cn.name == name
+                        && fits(kind, cn.kind)
+                        && (!is_file || &*cn.qname == name_str)
+                        && (implicit || !is_value_member(m, cn))
                 });
                 if let Some(c) = hit {
                     return Outcome::Resolved(c, Confidence::Exact);
@@ -693,6 +707,7 @@ impl<'a> Resolver<'a> {
                 node.lang == cx.lang
                     && node.file != Some(cx.file)
                     && &*node.qname == name_str
+                    && !is_value_member(m, node)
                     && fits(kind, node.kind)
                     && (node.exported || node.file.map(|f| m.f(f).dir()) == Some(dir))
             })

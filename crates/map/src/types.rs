@@ -176,6 +176,9 @@ pub struct NodeView {
     pub cluster: Option<u32>,
     /// The file changed on disk since it was indexed.
     pub stale: bool,
+    /// The file had syntax errors when it was indexed: what the map holds of it is what
+    /// the parser recovered (a definition or a use may be missing).
+    pub parse_errors: bool,
 }
 
 /// Which way to follow edges.
@@ -341,6 +344,8 @@ pub struct Status {
     pub languages: BTreeMap<String, usize>,
     /// Files whose parse had syntax errors (indexed with what tree-sitter recovered).
     pub files_with_errors: usize,
+    /// Those files' paths, sorted.
+    pub error_files: Vec<String>,
 }
 
 /// [`crate::Map::find_symbol`]: the nodes a name as an agent writes it stands for.

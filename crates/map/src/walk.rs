@@ -156,6 +156,7 @@ pub(crate) fn walk(
     });
     let mut out = Vec::new();
     let mut configs = Vec::new();
+    let mut listings = Listings::default();
     for entry in wb.build() {
         let Ok(entry) = entry else {
             continue;
@@ -166,7 +167,7 @@ pub(crate) fn walk(
         let Some(rel) = rel_path(root, entry.path()) else {
             continue;
         };
-        let Some(lang) = registry.for_path(&rel) else {
+        let Some(lang) = language_of(registry, &rel, entry.path(), &mut listings) else {
             if is_config(&rel) {
                 configs.push(rel);
             }
@@ -189,6 +190,51 @@ pub(crate) fn walk(
         files: out,
         configs,
     }
+}
+
+/// Directory listings asked for by claims, each read once per walk.
+type Listings = std::collections::HashMap<std::path::PathBuf, Vec<String>>;
+
+/// How much of a file a claim reads to recognise its language's syntax.
+const CLAIM_READ_BYTES: u64 = 64 * 1024;
+
+/// The language of a file: its extension's, unless another language's `[[claims]]` hold
+/// for it (a C++ `.h`): decided from its directory's file names and its start, both
+/// read only for a claimed extension. Per file, so that a scoped rebuild decides as the
+/// full build did.
+pub(crate) fn language_of<'r>(
+    registry: &'r Registry,
+    rel: &str,
+    abs: &Path,
+    listings: &mut Listings,
+) -> Option<&'r Arc<Language>> {
+    let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+    let listing = std::cell::RefCell::new(listings);
+    registry.for_file(
+        rel,
+        &|| {
+            let mut l = listing.borrow_mut();
+            l.entry(dir.clone())
+                .or_insert_with(|| {
+                    std::fs::read_dir(&dir)
+                        .map(|rd| {
+                            rd.flatten()
+                                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .clone()
+        },
+        &|| {
+            use std::io::Read;
+            let file = std::fs::File::open(abs).ok()?;
+            let mut buf = Vec::new();
+            file.take(CLAIM_READ_BYTES).read_to_end(&mut buf).ok()?;
+            Some(String::from_utf8_lossy(&buf).into_owned())
+        },
+    )
 }
 
 #[cfg(test)]

@@ -1120,3 +1120,147 @@ fn a_recursive_function_is_its_own_caller() {
         "{all:?}"
     );
 }
+
+// ---- issue 17: overload groups and object-literal members (TypeScript fixture) ----------
+
+fn ts_fixture_map() -> Built {
+    build(CASES.iter().find(|c| c.dir == "ts").unwrap())
+}
+
+/// The calls into `id`, as `(caller, confidence)`.
+fn callers(b: &Built, id: &str) -> Vec<(String, Confidence)> {
+    let mut got: Vec<(String, Confidence)> = b
+        .edges(id, Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Calls && n.resolved)
+        .map(|n| (n.node.id, n.confidence))
+        .collect();
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    got
+}
+
+/// Vue's `h`: three signatures and an implementation are one node, the implementation;
+/// every call reaches it, and a search lists it once (before: `h`, `h~2`, `h~3`, `h~4`,
+/// calls on the first signature, the implementation listed apart).
+#[test]
+fn ts_an_overload_group_is_one_node_that_every_call_reaches() {
+    let b = ts_fixture_map();
+    let h = "ts:src/view/h.ts#h";
+    let node = b.map.node(h).unwrap();
+    assert_eq!(node.kind, NodeKind::Function);
+    assert!(
+        node.signature
+            .as_deref()
+            .unwrap_or("")
+            .ends_with("(+2 overloads)"),
+        "{node:?}"
+    );
+    assert!(b.map.node("ts:src/view/h.ts#h~2").is_err());
+    let in_file: Vec<String> = b
+        .map
+        .nodes_in_file("src/view/h.ts")
+        .unwrap()
+        .into_iter()
+        .map(|n| n.id)
+        .filter(|id| id.contains("#h") || id.contains("mount"))
+        .collect();
+    assert_eq!(
+        in_file,
+        [h, "ts:src/view/h.ts#Renderer.mount"],
+        "one node per overload group"
+    );
+    let named = b.map.find_symbol("h", 20).unwrap();
+    let same: Vec<_> = named
+        .matches
+        .iter()
+        .filter(|n| n.id.starts_with(h))
+        .collect();
+    assert_eq!(same.len(), 1, "{named:?}");
+    let mount = "ts:src/view/h.ts#Renderer.mount";
+    let hits = b.map.search("mount", Some(NodeKind::Method), 20).unwrap();
+    let same: Vec<_> = hits
+        .results
+        .iter()
+        .filter(|r| r.node.id.starts_with(mount))
+        .collect();
+    assert_eq!(same.len(), 1, "{hits:?}");
+    assert_eq!(
+        callers(&b, h)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect::<Vec<_>>(),
+        [
+            "ts:src/view/plugin.ts#page",
+            "ts:src/view/plugin.ts#textPlugin.mount"
+        ]
+    );
+    let mount_callers = callers(&b, mount);
+    assert_eq!(
+        mount_callers
+            .iter()
+            .map(|(c, _)| c.as_str())
+            .collect::<Vec<_>>(),
+        ["ts:src/view/plugin.ts#textPlugin.mount"],
+        "{mount_callers:?}"
+    );
+}
+
+/// A method of an object literal is a member of that value: a bare `render(node)` beside
+/// it calls the imported `render`, a bare `newline()` the nested function, never the
+/// object's own methods (before: both linked to the object's methods, at `exact`).
+#[test]
+fn ts_an_object_literal_method_is_not_a_name_in_scope() {
+    let b = ts_fixture_map();
+    let from = "ts:src/view/plugin.ts#textPlugin.render";
+    let out: Vec<(String, Confidence)> = b
+        .edges(from, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Calls && n.resolved)
+        .map(|n| (n.node.id, n.confidence))
+        .collect();
+    let newline_fn = b
+        .map
+        .nodes_in_file("src/view/plugin.ts")
+        .unwrap()
+        .into_iter()
+        .find(|n| n.name == "newline" && n.kind == NodeKind::Function)
+        .unwrap()
+        .id;
+    assert!(
+        out.contains(&("ts:src/view/h.ts#render".to_string(), Confidence::Import)),
+        "{out:?}"
+    );
+    assert!(
+        out.contains(&(newline_fn.clone(), Confidence::Exact)),
+        "{out:?}"
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(callers(&b, from).is_empty());
+}
+
+/// A `.h` holding C++ (leveldb's `include/leveldb/status.h` shape) is C++: its classes are
+/// nodes, a subclass extends them, and a method defined in a `.cpp` calls an inherited one
+/// (before: parsed as C, `Status` was no class and the header's nodes were `c:` ones).
+#[test]
+fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
+    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let status = "cpp:include/status.h#shop.Status";
+    assert_eq!(b.map.node(status).unwrap().kind, NodeKind::Class);
+    assert!(b.map.node("c:include/status.h").is_err());
+    let detailed = "cpp:include/status.h#shop.DetailedStatus";
+    let bases: Vec<String> = b
+        .edges(detailed, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Extends)
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(bases, [status]);
+    let ok = format!("{status}.ok");
+    let callers = callers(&b, &ok);
+    assert!(
+        callers
+            .iter()
+            .any(|(c, _)| c.ends_with("DetailedStatus.detail")),
+        "{callers:?}"
+    );
+}

@@ -149,3 +149,25 @@ pub fn assert_none_starts(lines: &[String], prefixes: &[&str]) {
         .collect();
     assert!(found.is_empty(), "unexpected {found:#?}");
 }
+
+/// The language of a fixture file as the map's walker decides it: by extension, with the
+/// other languages' `[[claims]]` (a C++ `.h`) decided from its directory and its text.
+pub fn fixture_language<'r>(
+    registry: &'r navmap_language::Registry,
+    lang: &str,
+    file: &str,
+) -> Option<&'r std::sync::Arc<navmap_language::Language>> {
+    let path = fixture_root(lang).join(file);
+    let dir = path.parent().unwrap().to_path_buf();
+    registry.for_file(
+        file,
+        &|| {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .collect()
+        },
+        &|| std::fs::read_to_string(&path).ok(),
+    )
+}

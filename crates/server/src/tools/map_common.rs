@@ -151,6 +151,32 @@ pub fn stale_warning<'a>(nodes: impl IntoIterator<Item = &'a NodeView>) -> Optio
     (!files.is_empty()).then(|| stale_files_warning(files.len()))
 }
 
+/// The warning for answers that touch files with syntax errors, if any: which files (a
+/// few), and that the map holds only what the parser recovered from them.
+pub fn parse_error_warning<'a>(nodes: impl IntoIterator<Item = &'a NodeView>) -> Option<String> {
+    let files: BTreeSet<&str> = nodes
+        .into_iter()
+        .filter(|n| n.parse_errors)
+        .filter_map(|n| n.file.as_deref())
+        .collect();
+    if files.is_empty() {
+        return None;
+    }
+    const NAMED: usize = 3;
+    let mut named: Vec<&str> = files.iter().copied().take(NAMED).collect();
+    let more = files.len().saturating_sub(NAMED);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    named.sort();
+    Some(format!(
+        "{}{more} had syntax errors when indexed: the map holds what the parser recovered from them (a definition or a use may be missing); nav_* tools ask the language server.",
+        named.join(", ")
+    ))
+}
+
 /// `n` files touched by an answer changed since they were indexed.
 pub fn stale_files_warning(n: usize) -> String {
     format!(

@@ -23,7 +23,9 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::{Direction, EdgeKind, NodeKind};
 use serde_json::{Value, json};
 
-use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
+use super::map_common::{
+    EDGE_KINDS, FEW, before_answer, compact_node, parse_error_warning, stale_warning, with_map,
+};
 use super::map_search::KINDS;
 use super::unlinked;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -225,6 +227,11 @@ impl Tool for MapNeighbors {
             if let Some(w) =
                 stale_warning(std::iter::once(&r.node).chain(r.neighbors.iter().map(|n| &n.node)))
             {
+                payload = payload.warn(w);
+            }
+            if let Some(w) = parse_error_warning(
+                std::iter::once(&r.node).chain(r.neighbors.iter().map(|n| &n.node)),
+            ) {
                 payload = payload.warn(w);
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))

@@ -22,7 +22,8 @@ use navmap_envelope::{ListSpec, Payload};
 use serde_json::{Value, json};
 
 use super::map_common::{
-    before_answer, compact_node, rfc3339, stale_files_warning, stale_warning, with_map,
+    before_answer, compact_node, parse_error_warning, rfc3339, stale_files_warning, stale_warning,
+    with_map,
 };
 use super::nav_common::is_test_path;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -240,6 +241,9 @@ impl Tool for MapOverview {
                 payload = payload.warn(w);
             } else if !o.stale_files.is_empty() {
                 payload = payload.warn(stale_files_warning(o.stale_files.len()));
+            }
+            if let Some(w) = parse_error_warning(o.clusters.iter().flat_map(|c| &c.hubs)) {
+                payload = payload.warn(w);
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))
         })

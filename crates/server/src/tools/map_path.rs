@@ -18,7 +18,9 @@ use std::sync::Arc;
 use navmap_envelope::Payload;
 use serde_json::{Value, json};
 
-use super::map_common::{EDGE_KINDS, FEW, before_answer, compact_node, stale_warning, with_map};
+use super::map_common::{
+    EDGE_KINDS, FEW, before_answer, compact_node, parse_error_warning, stale_warning, with_map,
+};
 use super::map_neighbors::edge_kinds;
 use super::symbol::resolve_name;
 use super::{Args, Param, Params, Tool, ToolFuture};
@@ -117,6 +119,9 @@ impl Tool for MapPath {
             }
             let mut payload = Payload::new(data);
             if let Some(w) = stale_warning(r.path.iter().map(|s| &s.node)) {
+                payload = payload.warn(w);
+            }
+            if let Some(w) = parse_error_warning(r.path.iter().map(|s| &s.node)) {
                 payload = payload.warn(w);
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))

@@ -20,7 +20,9 @@ use navmap_envelope::{ListSpec, Payload};
 use navmap_map::NodeKind;
 use serde_json::{Value, json};
 
-use super::map_common::{before_answer, compact_node, stale_warning, with_map};
+use super::map_common::{
+    before_answer, compact_node, parse_error_warning, stale_warning, with_map,
+};
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 use navmap_map::MatchKind;
@@ -143,6 +145,9 @@ impl Tool for MapSearch {
                 );
             }
             if let Some(w) = stale_warning(hits.iter().map(|h| &h.node)) {
+                payload = payload.warn(w);
+            }
+            if let Some(w) = parse_error_warning(hits.iter().map(|h| &h.node)) {
                 payload = payload.warn(w);
             }
             Ok(notes.into_iter().fold(payload, Payload::warn))

@@ -18,6 +18,9 @@ use super::map_common::{rfc3339, with_map};
 use super::{Args, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
+/// How many files with syntax errors `errorFiles` names (the count is `filesWithErrors`).
+const ERROR_FILES_LISTED: usize = 20;
+
 pub struct MapStatus;
 
 impl Tool for MapStatus {
@@ -80,6 +83,7 @@ impl Tool for MapStatus {
                 "staleFiles": st.stale_files.len(),
                 "skipped": skipped,
                 "filesWithErrors": st.files_with_errors,
+                "errorFiles": st.error_files.iter().take(ERROR_FILES_LISTED).collect::<Vec<_>>(),
                 "watching": watching,
                 "languages": languages,
                 "filesByLanguage": st.languages,
@@ -91,6 +95,13 @@ impl Tool for MapStatus {
             if !st.stale_files.is_empty() {
                 payload =
                     payload.warn(super::map_common::stale_files_warning(st.stale_files.len()));
+            }
+            if st.files_with_errors > 0 {
+                let listed = st.files_with_errors.min(ERROR_FILES_LISTED);
+                payload = payload.warn(format!(
+                    "{} file(s) had syntax errors when indexed (errorFiles lists {listed}): the map holds what the parser recovered from them; answers that touch them say so.",
+                    st.files_with_errors
+                ));
             }
             if let Some(w) = watch_warning {
                 payload = payload.warn(w);
