@@ -21,13 +21,14 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports`, `bindings`, `mentions` (the fact kinds), `overloads` (overload groups → one definition), `text` (UTF-16 columns, signatures, first doc sentences),
+//! `imports`, `bindings`, `mentions` (the fact kinds), `overloads` (overload groups → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written), `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
 
 mod bindings;
 mod compiled;
+mod conditionals;
 mod defs;
 mod ids;
 mod imports;
@@ -62,15 +63,30 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     let Some(compiled) = compiled::get(lang, ext) else {
         return out;
     };
-    let tree = PARSER.with(|parser| {
-        let mut parser = parser.borrow_mut();
-        parser.set_language(&compiled.grammar).ok()?;
-        parser.parse(source, None)
-    });
-    let Some(tree) = tree else {
+    let parse = |text: &str| {
+        PARSER.with(|parser| {
+            let mut parser = parser.borrow_mut();
+            parser.set_language(&compiled.grammar).ok()?;
+            parser.parse(text, None)
+        })
+    };
+    let Some(mut tree) = parse(source) else {
         out.had_errors = true;
         return out;
     };
+    // A file that does not parse as written may parse as its preprocessor sees it (the
+    // first branch of each `#if`): then that is what is indexed, at the same positions.
+    let mut text = std::borrow::Cow::Borrowed(source);
+    if tree.root_node().has_error()
+        && let Some(rules) = &lang.manifest.conditionals
+        && let Some(first) = conditionals::first_branches(source, rules)
+        && let Some(again) = parse(&first)
+        && !again.root_node().has_error()
+    {
+        tree = again;
+        text = std::borrow::Cow::Owned(first);
+    }
+    let source: &str = &text;
     let root = tree.root_node();
     out.had_errors = root.has_error();
     let Some(query) = &compiled.query else {

@@ -2326,3 +2326,30 @@ fn a_dot_h_header_is_cpp_where_its_text_or_its_directory_says_so() {
         defs(&f)
     );
 }
+
+/// Issue 17: `#if` / `#else` around a member's header (Newtonsoft.Json's shape) gave one
+/// body two headers: every later member lost its class (`Reader.ReadNumberValue.Reset`).
+/// Parsed again with each block's first branch, the class keeps its members, at their
+/// own positions.
+#[test]
+fn cs_a_conditional_member_header_keeps_the_class_around_it() {
+    let f = extract_fixture("cs", "Text/Reader.cs");
+    assert!(!f.had_errors);
+    let methods: Vec<(&str, u32)> = f
+        .defs
+        .iter()
+        .filter(|d| d.kind == navmap_extract::facts::NodeKind::Method)
+        .map(|d| (d.qualified_name.as_str(), d.name_line))
+        .collect();
+    assert_eq!(
+        methods,
+        [("Reader.ReadNumberValue", 10), ("Reader.Reset", 22)],
+        "{:#?}",
+        defs(&f)
+    );
+    assert!(
+        f.refs
+            .iter()
+            .any(|r| r.name == "ReadNumberValue" && r.line == 25)
+    );
+}

@@ -54,6 +54,13 @@ pub struct Manifest {
     /// and inherited members first. Off for languages that always spell the receiver.
     #[serde(default)]
     pub implicit_receiver: bool,
+    /// Conditional compilation (`[conditionals]`): when a file does not parse, extraction
+    /// parses it again with only the first branch of each conditional block kept, as a
+    /// preprocessor would see it with the first condition true (C#'s `#if` / `#else`
+    /// around a member's header otherwise gives one body two headers and the members
+    /// after it lose their class).
+    #[serde(default)]
+    pub conditionals: Option<Conditionals>,
     /// Files of another language's extension that are this language's when their
     /// project or their text says so (`[[claims]]`: C's `.h` headers that hold C++).
     #[serde(default)]
@@ -64,6 +71,20 @@ pub struct Manifest {
     /// Import-resolution rules; their meaning belongs to the map crate's resolver.
     #[serde(default)]
     pub imports: toml::Table,
+}
+
+/// The `[conditionals]` table: a directive is a line starting (after indentation) with
+/// `prefix`, then (after optional blanks) one of the words.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conditionals {
+    pub prefix: String,
+    /// Words opening a block (`if`, `ifdef`).
+    pub open: Vec<String>,
+    /// Words starting another branch of the innermost block (`else`, `elif`).
+    pub branch: Vec<String>,
+    /// Words closing a block (`endif`).
+    pub close: Vec<String>,
 }
 
 /// One `[[claims]]` entry: a file with one of `extensions` (which another language owns)

@@ -663,3 +663,51 @@ async fn workspace_symbols_label_each_file_by_its_own_language() {
     assert_eq!(lang_of("plain.js"), "js");
     c.cancel().await.unwrap();
 }
+
+/// Issue 17: a file with syntax errors is named by `map_status` (`errorFiles`, with a
+/// warning), and a map answer that shows its nodes says they are what the parser
+/// recovered; an answer about clean files does not.
+#[tokio::test]
+async fn files_with_parse_errors_are_named_and_answers_touching_them_warn() {
+    let dir = fixture("");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/parser.ts"),
+        "export class Parser {\n  parse(input: string): number {\n    return input.length +;\n  }\n\n  reset(): void {\n    this.parse(\"\");\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/clean.ts"),
+        "export function tidy(s: string): string {\n  return s.trim();\n}\n",
+    )
+    .unwrap();
+    let c = serve_built(root).await;
+    let env = call(&c, "map_status", json!({})).await;
+    let d = ok(&env).clone();
+    assert_eq!(d["filesWithErrors"], 1, "{d}");
+    assert_eq!(d["errorFiles"], json!(["src/parser.ts"]), "{d}");
+    assert!(warned(&env, "syntax errors"), "{env}");
+
+    // The class around the error is kept, and the answer says where it comes from.
+    let env = call(&c, "map_search", json!({"query": "Parser"})).await;
+    assert_eq!(
+        ok(&env)["results"][0]["id"],
+        "ts:src/parser.ts#Parser",
+        "{env}"
+    );
+    assert!(warned(&env, "src/parser.ts had syntax errors"), "{env}");
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "ts:src/parser.ts#Parser.reset", "direction": "out"}),
+    )
+    .await;
+    ok(&env);
+    assert!(warned(&env, "src/parser.ts had syntax errors"), "{env}");
+
+    let env = call(&c, "map_search", json!({"query": "tidy"})).await;
+    ok(&env);
+    assert!(!warned(&env, "syntax errors"), "{env}");
+    c.cancel().await.unwrap();
+}
