@@ -11,6 +11,12 @@
 (superclass [(type_identifier) @name (generic_type (type_identifier) @name)]) @reference.extends
 (superclass [(scoped_type_identifier (_) @qualifier . (type_identifier) @name)]) @reference.extends
 (super_interfaces (type_list [(type_identifier) @name (generic_type (type_identifier) @name)])) @reference.implements
+; Fully qualified, generic or not: `implements com.google.protobuf.MessageLite.Builder<T>`.
+(superclass (generic_type (scoped_type_identifier (_) @qualifier . (type_identifier) @name))) @reference.extends
+(super_interfaces (type_list [(scoped_type_identifier (_) @qualifier . (type_identifier) @name)
+                              (generic_type (scoped_type_identifier (_) @qualifier . (type_identifier) @name))])) @reference.implements
+(extends_interfaces (type_list [(scoped_type_identifier (_) @qualifier . (type_identifier) @name)
+                                (generic_type (scoped_type_identifier (_) @qualifier . (type_identifier) @name))])) @reference.extends
 (extends_interfaces (type_list [(type_identifier) @name (generic_type (type_identifier) @name)])) @reference.extends
 
 ; Types anywhere (fields, parameters, generics); definition names are left out by the engine.

@@ -251,13 +251,46 @@ impl LspPool {
         &self.inner.config
     }
 
-    /// The language of a file, if it has a server configured.
+    /// The language of a file, if it has a server configured. Other languages'
+    /// `[[claims]]` on its extension (a `.h` holding C++) are decided as the map decides
+    /// them, from its directory and its start, read only when the file is inside the root.
     pub fn language_for(&self, path: &Path) -> Result<Arc<Language>> {
         let name = path.to_string_lossy();
+        let inside = || {
+            matches!(
+                crate::confine::classify(&self.inner.root, path),
+                crate::confine::Place::Inside(_)
+            )
+        };
         let lang = self
             .inner
             .registry
-            .for_path(&name)
+            .for_file(
+                &name,
+                &|| {
+                    let dir = path.parent().filter(|_| inside());
+                    dir.and_then(|d| std::fs::read_dir(d).ok())
+                        .map(|rd| {
+                            rd.flatten()
+                                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                },
+                &|| {
+                    use std::io::Read;
+                    if !inside() {
+                        return None;
+                    }
+                    let mut buf = Vec::new();
+                    std::fs::File::open(path)
+                        .ok()?
+                        .take(64 * 1024)
+                        .read_to_end(&mut buf)
+                        .ok()?;
+                    Some(String::from_utf8_lossy(&buf).into_owned())
+                },
+            )
             .ok_or_else(|| LspError::NoServer {
                 what: format!("{name} (no language claims this file)"),
             })?;

@@ -521,6 +521,21 @@ impl Map {
         self.read()?.nodes_in_file(file)
     }
 
+    /// The language of a root-relative file as the map decides it, other languages'
+    /// `[[claims]]` included (a `.h` holding C++ is C++): the one it was indexed with, else
+    /// decided now from its directory and its text (a file the map has not seen yet).
+    /// Callers check the path first (inside the root, not escaping through a symlink).
+    pub fn language_of(&self, file: &str) -> Option<Arc<navmap_language::Language>> {
+        if let Ok(st) = self.read()
+            && let Some(&f) = st.model.file_by_path.get(file)
+        {
+            let id = st.model.lang(st.model.f(f).lang);
+            return self.inner.registry.by_id(id).cloned();
+        }
+        let abs = self.inner.root.join(file);
+        walk::language_of(&self.inner.registry, file, &abs, &mut Default::default()).cloned()
+    }
+
     /// Every indexed file (root-relative), sorted.
     pub fn files(&self) -> Result<Vec<String>, MapError> {
         let st = self.read()?;

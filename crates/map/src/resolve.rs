@@ -822,7 +822,9 @@ impl<'a> Resolver<'a> {
             }
             return self.unknown_receiver(cx, name, kind);
         }
-        if q.contains("::") {
+        // A path through the module tree (`crate::a::B`), or a base type named by its
+        // full package path without an import (`implements com.x.base.Builder<T>`).
+        if q.contains("::") || matches!(kind, EdgeKind::Extends | EdgeKind::Implements) {
             let f = m.f(cx.file);
             if let Some(lang) = self.registry.by_id(m.lang(f.lang)) {
                 let t = self.modres.resolve(lang, &f.path, q);

@@ -1264,3 +1264,24 @@ fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
         "{callers:?}"
     );
 }
+
+/// Java: `implements com.example.shop.base.Builder<…>`, fully qualified and without an
+/// import (protobuf's generated builders), is an `implements` edge (before: none).
+#[test]
+fn java_a_fully_qualified_generic_interface_is_implemented() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let builder = "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder";
+    let bases: Vec<(String, EdgeKind)> = b
+        .edges(builder, Direction::Out)
+        .into_iter()
+        .filter(|n| matches!(n.edge, EdgeKind::Implements | EdgeKind::Extends) && n.resolved)
+        .map(|n| (n.node.id, n.edge))
+        .collect();
+    assert_eq!(
+        bases,
+        [(
+            "java:src/main/java/com/example/shop/base/Builder.java#Builder".to_string(),
+            EdgeKind::Implements
+        )]
+    );
+}

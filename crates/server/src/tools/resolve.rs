@@ -308,7 +308,8 @@ pub async fn resolve_node(
         }
     }
     let chain: Vec<String> = qualified.split('.').map(str::to_string).collect();
-    let lang = ctx.languages.for_path(&rel).cloned();
+    // The map's decision (a `.h` holding C++ is C++), not the extension's alone.
+    let lang = ctx.map.language_of(&rel);
     let lang_id = lang
         .as_ref()
         .map(|l| l.id().to_string())
@@ -483,8 +484,8 @@ pub fn missing_file(ctx: &ServerContext, field: &str, rel: &str) -> ToolError {
     let abs = ctx.root.join(rel);
     let knew = !abs.is_dir()
         && ctx
-            .languages
-            .for_path(rel)
+            .map
+            .language_of(rel)
             .is_some_and(|l| ctx.map.node(&format!("{}:{rel}", l.id())).is_ok());
     if !knew {
         return not_a_known_file(field, rel, abs.is_dir());
@@ -695,7 +696,7 @@ async fn resolve_position(
     if !abs.is_file() {
         return Err(missing_file(ctx, "file", &rel));
     }
-    let Some(lang) = ctx.languages.for_path(&rel).cloned() else {
+    let Some(lang) = ctx.map.language_of(&rel) else {
         return Err(super::nav_common::unsupported_file(ctx, "file", &rel));
     };
     let text = read_root_file(&ctx.root, &abs).unwrap_or_default();

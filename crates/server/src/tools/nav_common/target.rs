@@ -134,8 +134,9 @@ impl Target {
         if !abs.is_file() {
             return Err(crate::tools::resolve::missing_file(ctx, field, &rel));
         }
-        let lang = match ctx.languages.for_path(&rel) {
-            Some(l) if l.manifest.lsp.is_some() => l.clone(),
+        // The map's decision (a `.h` holding C++ is C++), not the extension's alone.
+        let lang = match ctx.map.language_of(&rel) {
+            Some(l) if l.manifest.lsp.is_some() => l,
             _ => return Err(unsupported_file(ctx, field, &rel)),
         };
         if let Some(why) = skipped_file(&abs) {
