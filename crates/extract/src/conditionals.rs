@@ -24,7 +24,7 @@ fn directive(line: &str, rules: &Conditionals) -> Option<Directive> {
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    let is = |words: &[String]| words.iter().any(|w| *w == word);
+    let is = |words: &[String]| words.contains(&word);
     if is(&rules.open) {
         Some(Directive::Open)
     } else if is(&rules.branch) {
