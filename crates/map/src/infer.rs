@@ -4,7 +4,9 @@
 //! one-line signature of every definition; a parameter or variable declared there with a
 //! type (`store: SessionStore`, `s *store.SessionStore`, `store: &mut SessionStore`) or
 //! initialised with a constructor (`store = new SessionStore(60)`, `= SessionStore()`)
-//! names the type. Everything else stays unknown, and unknown receivers never become
+//! names the type; a variable initialised by a call of a *function* (`c := NewContext(w)`)
+//! is typed, one level deep, by the type that function's signature returns (`return_type`).
+//! Everything else stays unknown, and unknown receivers never become
 //! exact/import/name edges (see `resolve.rs`).
 
 /// The type path declared for `var` in `sig`, e.g. `store.SessionStore`, if any.
@@ -133,6 +135,60 @@ fn constructor_type(t: &str) -> &str {
     t
 }
 
+/// The type a function's signature says it returns, written after its parameter list
+/// (`func NewContext(n int) *Context`, `def make() -> Session`, `function f(): Store`,
+/// `fun f(): Store`; the first of several results, `(*Context, error)`), if any. A return
+/// type written before the name (`Session create()`) is not read: `None`.
+pub(crate) fn return_type<'s>(sig: &'s str, name: &str) -> Option<&'s str> {
+    let bytes = sig.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = sig[start..].find(name) {
+        let at = start + pos;
+        let end = at + name.len();
+        start = end;
+        if (at > 0 && is_ident_byte(bytes[at - 1])) || !sig[end..].starts_with('(') {
+            continue;
+        }
+        let close = matching_paren(sig, end)?;
+        let mut rest = sig[close + 1..].trim_start();
+        for arrow in ["->", ":"] {
+            if let Some(r) = rest.strip_prefix(arrow) {
+                rest = r.trim_start();
+            }
+        }
+        rest = skip_type_prefixes(rest.strip_prefix('(').unwrap_or(rest).trim_start());
+        let first = type_path(rest)?;
+        // A named result (`(c *Context, r *Engine)`): the type follows the name.
+        let after = &rest[first.len()..];
+        if after.starts_with(' ') {
+            let next = skip_type_prefixes(after.trim_start());
+            if let Some(t) = type_path(next) {
+                return Some(t);
+            }
+        }
+        return Some(first);
+    }
+    None
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn matching_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Splits a type or qualifier path into (prefix, last segment).
 pub(crate) fn split_last(path: &str) -> (&str, &str) {
     let a = path.rfind("::").map(|i| (i, 2));
@@ -155,6 +211,34 @@ pub(crate) fn segments(q: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn return_types_written_after_the_parameters() {
+        let cases = [
+            (
+                "func NewContext(n int) *Context",
+                "NewContext",
+                Some("Context"),
+            ),
+            (
+                "func CreateTestContext(w http.ResponseWriter) (c *Context, r *Engine)",
+                "CreateTestContext",
+                Some("Context"),
+            ),
+            ("func Open() (*db.Conn, error)", "Open", Some("db.Conn")),
+            ("def make(a, b=f(1)) -> Session", "make", Some("Session")),
+            ("function f(x: number): Store", "f", Some("Store")),
+            ("Session create()", "create", None),
+            (
+                "func (s *Store) Get(key string) Value",
+                "Get",
+                Some("Value"),
+            ),
+        ];
+        for (sig, name, want) in cases {
+            assert_eq!(return_type(sig, name), want, "{sig}");
+        }
+    }
 
     #[test]
     fn annotated_parameters() {

@@ -1004,15 +1004,51 @@ impl<'a> Resolver<'a> {
     ) -> Option<Outcome> {
         let b = self.typed_binding(cx.file, from, q)?;
         let prefix = b.type_qualifier.as_deref().unwrap_or("");
-        Some(
-            match self.resolve_type_parts(cx, b.scope, prefix, &b.type_name, depth + 1) {
-                Some((t, conf)) => match self.member(t, name, kind, 0) {
-                    Some(d) => Outcome::Resolved(d, conf),
-                    None => Outcome::Drop,
-                },
+        let ty = self
+            .resolve_type_parts(cx, b.scope, prefix, &b.type_name, depth + 1)
+            .or_else(|| self.returned_type(cx, b.scope, prefix, &b.type_name, depth + 1));
+        Some(match ty {
+            Some((t, conf)) => match self.member(t, name, kind, 0) {
+                Some(d) => Outcome::Resolved(d, conf),
                 None => Outcome::Drop,
             },
-        )
+            None => Outcome::Drop,
+        })
+    }
+
+    /// One level of inference through a function: `c := NewContext(…)` binds `c` to the
+    /// callee, which is no type; the type its signature says it returns is (resolved where
+    /// the function is defined). The weaker of the two links' confidences.
+    fn returned_type(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        prefix: &str,
+        callee: &str,
+        depth: u8,
+    ) -> Option<(Ix, Confidence)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let m = self.model;
+        let sym = m.names.get(callee)?;
+        let outcome = if prefix.is_empty() {
+            self.resolve_bare(cx, from, sym, EdgeKind::Calls, depth)
+        } else {
+            self.resolve_qualified(cx, from, prefix, sym, EdgeKind::Calls, depth)
+        };
+        let Outcome::Resolved(f, conf) = outcome else {
+            return None;
+        };
+        let node = m.n(f);
+        if !is_function_like(node.kind) {
+            return None;
+        }
+        let ret = infer::return_type(node.signature.as_deref()?, callee)?;
+        let file = node.file?;
+        let fcx = self.file_cx(file);
+        let (t, tconf) = self.resolve_type(&fcx, f, ret, depth + 1)?;
+        Some((t, conf.max(tconf)))
     }
 
     /// A declared type for `var` in the signatures of `from` and its enclosing definitions.

@@ -1285,3 +1285,18 @@ fn java_a_fully_qualified_generic_interface_is_implemented() {
         )]
     );
 }
+
+/// One level of receiver inference through a constructor function (gin's shape):
+/// `c := NewContext(w); c.Next()` and `t, _ := CreateTestContext(w); t.Next()` reach
+/// `Context.Next` by the type the function's signature returns (before: no edge).
+#[test]
+fn go_a_receiver_made_by_a_constructor_function_is_typed_by_its_return() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let next = "go:web/context.go#Context.Next";
+    let serve = [("go:web/context.go#Serve".to_string(), Confidence::Exact)];
+    assert_eq!(callers(&b, next), serve);
+    // The named-result constructor alone links too.
+    b.edit("web/context.go", "\tc.Next()\n", "\n");
+    b.rebuild();
+    assert_eq!(callers(&b, next), serve);
+}
