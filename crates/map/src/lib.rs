@@ -524,7 +524,8 @@ impl Map {
     /// The language of a root-relative file as the map decides it, other languages'
     /// `[[claims]]` included (a `.h` holding C++ is C++): the one it was indexed with, else
     /// decided now from its directory and its text (a file the map has not seen yet).
-    /// Callers check the path first (inside the root, not escaping through a symlink).
+    /// Reads nothing outside the root: a path that resolves outside it (through a symlink)
+    /// is decided by its extension alone.
     pub fn language_of(&self, file: &str) -> Option<Arc<navmap_language::Language>> {
         if let Ok(st) = self.read()
             && let Some(&f) = st.model.file_by_path.get(file)
@@ -533,6 +534,13 @@ impl Map {
             return self.inner.registry.by_id(id).cloned();
         }
         let abs = self.inner.root.join(file);
+        let inside = match (abs.canonicalize(), self.inner.root.canonicalize()) {
+            (Ok(real), Ok(root)) => real.starts_with(root),
+            _ => false,
+        };
+        if !inside || id::check_path(file).is_err() {
+            return self.inner.registry.for_path(file).cloned();
+        }
         walk::language_of(&self.inner.registry, file, &abs, &mut Default::default()).cloned()
     }
 

@@ -5,7 +5,8 @@
 //! language navmap knows before that); `filesByLanguage` what the map holds; `lsp` is `{<lang>: {state, command, detail}}` for the languages the
 //! repository contains (every known language until the first build says which); `watching` is the file
 //! watcher's `{mode, detail, rebuilds, …}` (`crate::freshness`), with a warning when it is
-//! polling or stopped.
+//! polling or stopped. `filesWithErrors` counts the files that had syntax errors when
+//! indexed and `errorFiles` names the first of them, with a warning.
 
 use std::sync::Arc;
 
