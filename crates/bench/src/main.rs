@@ -712,6 +712,7 @@ fn run(o: &Opts) {
         mcp_latency(bin, &root, &db, &queries, &ids);
         process::initialize(bin, &root, &db);
         process::cli_rebuilds(bin, &root, &db, &files);
+        process::cli_cold_and_full(bin, &root, &db);
     }
     println!();
 }

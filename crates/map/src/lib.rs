@@ -294,9 +294,15 @@ impl Map {
         let mut warnings = Vec::new();
         let mut db = Db::open(&db_path, &mut warnings)?;
         let mut model = Model::default();
-        let read = db
-            .read_meta()
-            .and_then(|meta| db.load(&mut model).map(|()| meta));
+        // Not loaded for a full rebuild: it would be freed only after the new build is
+        // made, doubling the peak (`MapConfig::load_previous`).
+        let read = db.read_meta().and_then(|meta| {
+            if config.load_previous {
+                db.load(&mut model).map(|()| meta)
+            } else {
+                Ok(meta)
+            }
+        });
         let mut meta = read.as_ref().cloned().unwrap_or_default();
         if let Err(e) = read {
             warnings.push(format!("{e}; rebuilding the map from scratch"));
@@ -309,7 +315,7 @@ impl Map {
             warnings
                 .push("the last build was interrupted; the next rebuild repairs the map".into());
         }
-        let built = has_build && !meta.dirty;
+        let built = has_build && !meta.dirty && config.load_previous;
         let state = State::new(model, meta, built);
         if built && config.derive_eagerly {
             state.derived();

@@ -18,6 +18,10 @@ pub struct MapConfig {
     /// (default), rather than when a query first needs them. `navmap serve` derives
     /// eagerly in its background open; a command that only rebuilds never needs them.
     pub derive_eagerly: bool,
+    /// Load the previous build when opening (default). `false` opens for a full rebuild
+    /// only (`navmap rebuild --full`): the map counts as not built, its generation goes
+    /// on, and the next rebuild makes it anew without holding the old one in memory.
+    pub load_previous: bool,
 }
 
 impl MapConfig {
@@ -29,6 +33,7 @@ impl MapConfig {
             db_path: None,
             max_file_bytes: Self::DEFAULT_MAX_FILE_BYTES,
             derive_eagerly: true,
+            load_previous: true,
         }
     }
 }

@@ -139,6 +139,11 @@ impl RootArgs {
         self.open(ServerContext::new)
     }
 
+    /// [`RootArgs::context`] for `rebuild --full`: the previous build is not loaded.
+    pub(crate) fn full_rebuild_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+        self.open(ServerContext::for_full_rebuild)
+    }
+
     /// [`ServerContext::unchanged_map`] for this root and `--db`.
     pub(crate) fn unchanged_map(&self) -> Option<navmap_map::RebuildSummary> {
         ServerContext::unchanged_map(&self.root_path(), self.db.clone())

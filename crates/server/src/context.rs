@@ -101,19 +101,51 @@ fn map_location(
     Ok((root, db_path, explicit))
 }
 
+/// What a context is opened for: how the map is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// `navmap serve`.
+    Serve,
+    /// `navmap call`, `status`, `rebuild`, and tests.
+    Command,
+    /// `navmap rebuild --full`.
+    FullRebuild,
+}
+
 impl ServerContext {
     /// A context for `root`; `db` overrides the map location (relative paths are taken
     /// from the current directory). `None` falls back to `NAVMAP_DB`, then the default.
     /// A refused map folder ([`crate::map_folder`]) is an error (the CLI exits 2).
     pub fn new(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
-        ServerContext::open(root, db_or_env(db), navmap_grammars::registry(), false)
+        ServerContext::open(
+            root,
+            db_or_env(db),
+            navmap_grammars::registry(),
+            Purpose::Command,
+        )
+    }
+
+    /// [`ServerContext::new`] for `navmap rebuild --full`: the previous build is not
+    /// loaded (the full rebuild replaces it; holding both would double the peak memory).
+    pub fn for_full_rebuild(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
+        ServerContext::open(
+            root,
+            db_or_env(db),
+            navmap_grammars::registry(),
+            Purpose::FullRebuild,
+        )
     }
 
     /// [`ServerContext::new`] for `navmap serve`: a refused map folder, or a file at the
     /// map path that is not navmap's map, keeps the map in memory (nothing written) and
     /// warns with the stable code [`crate::map_folder::REFUSED`] in `map_status`.
     pub fn for_serve(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
-        ServerContext::open(root, db_or_env(db), navmap_grammars::registry(), true)
+        ServerContext::open(
+            root,
+            db_or_env(db),
+            navmap_grammars::registry(),
+            Purpose::Serve,
+        )
     }
 
     /// [`ServerContext::new`] with an explicit registry and no environment lookup.
@@ -122,7 +154,7 @@ impl ServerContext {
         db: Option<PathBuf>,
         languages: Registry,
     ) -> Result<Self, ContextError> {
-        ServerContext::open(root, db, languages, false)
+        ServerContext::open(root, db, languages, Purpose::Command)
     }
 
     /// The summary of `navmap rebuild` when the map on disk can tell, without being
@@ -148,8 +180,11 @@ impl ServerContext {
         root: &Path,
         db: Option<PathBuf>,
         languages: Registry,
-        in_memory_when_refused: bool,
+        purpose: Purpose,
     ) -> Result<Self, ContextError> {
+        // `serve` keeps a refused map in memory rather than exiting (the agent would have
+        // nothing); commands exit 2.
+        let in_memory_when_refused = purpose == Purpose::Serve;
         let (root, mut db_path, explicit) = map_location(root, db)?;
         let mut refused: Vec<String> = Vec::new();
         if !explicit && let Err(why) = crate::map_folder::check(&root) {
@@ -171,7 +206,8 @@ impl ServerContext {
             // `serve` opens the map in the background and has ranks, clusters and the
             // search index ready for the first query; a command (`rebuild`, `call`,
             // `status`) computes them only if it queries.
-            map_config.derive_eagerly = in_memory_when_refused;
+            map_config.derive_eagerly = purpose == Purpose::Serve;
+            map_config.load_previous = purpose != Purpose::FullRebuild;
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

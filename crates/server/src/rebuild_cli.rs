@@ -25,7 +25,11 @@ pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, Exit
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let ctx = root.context()?;
+    let ctx = if full {
+        root.full_rebuild_context()?
+    } else {
+        root.context()?
+    };
     let bar = ProgressBar::new(100);
     bar.set_style(
         ProgressStyle::with_template("{spinner} {bar:30} {percent:>3}% {msg}")

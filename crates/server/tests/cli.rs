@@ -214,6 +214,17 @@ fn rebuild_with_nothing_changed_is_told_without_loading_the_map() {
         "{third}"
     );
     assert!(!third.ends_with("up to date"), "{third}");
+    // `--full` makes the map anew (without loading the old one): every file, the same
+    // figures; the map it leaves is as good as any (the next rebuild is up to date).
+    let o = navmap(&["rebuild", "--full", "--root", root]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let full = stdout(&o).trim().to_string();
+    assert!(full.starts_with("2 files (2 indexed, 0 deleted)"), "{full}");
+    assert_eq!(figures(&third), figures(&full));
+    assert!(rebuild().ends_with(", up to date"));
+    let status = navmap(&["status", "--root", root, "--json"]);
+    let env: Value = serde_json::from_str(&stdout(&status)).unwrap();
+    assert_eq!(env["data"]["generation"], 3, "{env}");
 }
 
 /// `navmap servers` and `navmap servers install` on a machine with no server and no package
