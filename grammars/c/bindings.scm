@@ -22,3 +22,15 @@
     type: [(type_identifier) @binding.type (struct_specifier name: (type_identifier) @binding.type)]
     declarator: [(field_identifier) @binding.name
                  (pointer_declarator declarator: (field_identifier) @binding.name)]) @binding)
+
+; Local names (`@local.name`): parameters (function pointers too) and locals of a function.
+; A call through a function-pointer parameter (`parse(x)`) is the parameter, never a
+; function of the same name elsewhere.
+(parameter_declaration
+  declarator: [(identifier) @local.name
+               (pointer_declarator declarator: (identifier) @local.name)
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (identifier) @local.name)))])
+(init_declarator declarator: [(identifier) @local.name
+                              (pointer_declarator declarator: (identifier) @local.name)])

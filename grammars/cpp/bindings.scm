@@ -32,3 +32,25 @@
     declarator: [(field_identifier) @binding.name
                  (pointer_declarator declarator: (field_identifier) @binding.name)
                  (reference_declarator (field_identifier) @binding.name)]) @binding)
+
+; Local names (`@local.name`): parameters (function pointers, `std::function`s) and locals
+; of a function, range-`for` variables, and lambda parameters (`@local.scope`: the lambda).
+; A call of one (`parse(x)`, `m()` in `[](auto m) { m(); }`) is the local.
+(lambda_expression
+  declarator: (abstract_function_declarator
+    parameters: (parameter_list
+      (parameter_declaration
+        declarator: [(identifier) @local.name
+                     (reference_declarator (identifier) @local.name)])))) @local.scope
+(parameter_declaration
+  declarator: [(identifier) @local.name
+               (pointer_declarator declarator: (identifier) @local.name)
+               (reference_declarator (identifier) @local.name)
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (identifier) @local.name)))])
+(init_declarator declarator: [(identifier) @local.name
+                              (pointer_declarator declarator: (identifier) @local.name)
+                              (reference_declarator (identifier) @local.name)])
+(for_range_loop declarator: [(identifier) @local.name
+                             (reference_declarator (identifier) @local.name)])

@@ -22,3 +22,13 @@
   (variable_declarator name: (identifier) @binding.name
     (object_creation_expression type: [(identifier) @binding.type
                                        (generic_name (identifier) @binding.type)]))) @binding
+
+; Local names (`@local.name`): parameters and locals of a method, loop variables, and lambda
+; parameters (`@local.scope`: the lambda). A simple name finds a local before a member:
+; `parse()` with an `Action parse` parameter invokes the delegate.
+(lambda_expression
+  parameters: [(implicit_parameter) @local.name
+               (parameter_list (parameter name: (identifier) @local.name))]) @local.scope
+(parameter name: (identifier) @local.name)
+(variable_declarator name: (identifier) @local.name)
+(foreach_statement left: (identifier) @local.name)

@@ -21,3 +21,14 @@
                                                                                    (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)]))
                              (call_expression function: [(identifier) @binding.type
                                                          (selector_expression operand: (_) @binding.qualifier field: (field_identifier) @binding.type)])])) @binding
+
+; Local names (`@local.name`): parameters and variables of a function, and parameters of a
+; function literal (`@local.scope`: the literal). A bare call of one (`parse(x)` with
+; `parse func(int)`) is the local, never a function of the same name elsewhere.
+(func_literal
+  parameters: (parameter_list (parameter_declaration name: (identifier) @local.name))) @local.scope
+(parameter_declaration name: (identifier) @local.name)
+(variadic_parameter_declaration name: (identifier) @local.name)
+(short_var_declaration left: (expression_list (identifier) @local.name))
+(var_spec name: (identifier) @local.name)
+(range_clause left: (expression_list (identifier) @local.name))

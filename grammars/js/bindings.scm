@@ -9,3 +9,25 @@
                                        (member_expression object: (_) @binding.qualifier property: (property_identifier) @binding.type)])) @binding
 (field_definition property: (_) @binding.name
   value: (new_expression constructor: (identifier) @binding.type)) @binding
+
+; Local names (`@local.name`): parameters, local variables and loop variables of a
+; function, and arrow/function-expression parameters (`@local.scope`: that function). A bare
+; call of one (`callback()`, `matched(…)` in `(matched) => matched(…)`) is the local,
+; never a function of the same name elsewhere.
+([(arrow_function parameter: (identifier) @local.name)
+  (arrow_function parameters: (formal_parameters
+    [(identifier) @local.name
+     (assignment_pattern left: (identifier) @local.name)
+     (rest_pattern (identifier) @local.name)]))
+  (function_expression parameters: (formal_parameters
+    [(identifier) @local.name
+     (assignment_pattern left: (identifier) @local.name)
+     (rest_pattern (identifier) @local.name)]))]) @local.scope
+([(function_declaration) (method_definition) (generator_function_declaration)]
+  parameters: (formal_parameters
+    [(identifier) @local.name
+     (assignment_pattern left: (identifier) @local.name)
+     (rest_pattern (identifier) @local.name)]))
+(variable_declarator name: [(identifier) @local.name
+                            (array_pattern (identifier) @local.name)])
+(for_in_statement left: (identifier) @local.name)

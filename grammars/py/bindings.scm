@@ -17,3 +17,24 @@
 (assignment left: [(identifier) (attribute)] @binding.name
   right: (call function: [(identifier) @binding.type
                           (attribute object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
+
+; Local names (`@local.name`): parameters, local variables, loop variables of a function,
+; and lambda parameters (`@local.scope`: the lambda). A bare call of one is the local,
+; never a function of the same name elsewhere (a pytest fixture parameter).
+(parameters
+  [(identifier) @local.name
+   (typed_parameter (identifier) @local.name)
+   (default_parameter name: (identifier) @local.name)
+   (typed_default_parameter name: (identifier) @local.name)
+   (list_splat_pattern (identifier) @local.name)
+   (dictionary_splat_pattern (identifier) @local.name)])
+(lambda
+  parameters: (lambda_parameters
+    [(identifier) @local.name
+     (default_parameter name: (identifier) @local.name)])) @local.scope
+(assignment left: [(identifier) @local.name
+                   (pattern_list (identifier) @local.name)
+                   (tuple_pattern (identifier) @local.name)])
+(for_statement left: [(identifier) @local.name
+                      (pattern_list (identifier) @local.name)])
+(as_pattern alias: (as_pattern_target (identifier) @local.name))

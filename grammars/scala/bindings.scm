@@ -31,3 +31,14 @@
     value: [(call_expression function: (identifier) @binding.type)
             (instance_expression [(type_identifier) @binding.type
                                   (generic_type type: (type_identifier) @binding.type)])])] @binding)
+
+; Local names (`@local.name`): parameters and local `val`/`var`s of a method, `for`
+; enumerators, and lambda parameters (`@local.scope`: the lambda). `parse(x)` with
+; `parse: Int => Unit` applies the parameter, never a method of the same name elsewhere.
+(lambda_expression parameters: (identifier) @local.name) @local.scope
+(lambda_expression
+  parameters: (bindings (binding name: (identifier) @local.name))) @local.scope
+(parameter name: (identifier) @local.name)
+(val_definition pattern: (identifier) @local.name)
+(var_definition pattern: (identifier) @local.name)
+(enumerator . (identifier) @local.name)

@@ -177,6 +177,11 @@ pub struct RefFact {
     /// 0-based UTF-16 column of the name (added with the mention index: absent in older data).
     #[serde(default)]
     pub col: u32,
+    /// A bare call of a name bound in a local scope around it (a parameter, a local
+    /// variable, a closure parameter): it calls that local, whatever value it holds, so
+    /// resolution never links it for sure to a definition of the same name.
+    #[serde(default)]
+    pub local: bool,
 }
 
 /// What a mention that is not a [`RefFact`] is: a name imported by an import statement, or

@@ -21,7 +21,9 @@
 //! ```
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
-//! `imports`, `bindings`, `mentions` (the fact kinds), `overloads` (overload groups → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written), `text` (UTF-16 columns, signatures, first doc sentences),
+//! `imports`, `bindings`, `mentions` (the fact kinds), `locals` (names that shadow: their uses are no refs),
+//! `overloads` (overload groups → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written),
+//! `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
@@ -32,6 +34,7 @@ mod conditionals;
 mod defs;
 mod ids;
 mod imports;
+mod locals;
 mod matches;
 mod mentions;
 mod overloads;
@@ -104,11 +107,12 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         }
     }
     let defs = defs::extract(&sections[0], source);
-    out.refs = refs::extract(&sections[1], source, &defs);
+    let locals = locals::extract(&sections[3], source, &defs);
+    out.refs = refs::extract(&sections[1], source, &defs, &locals);
     let separator = rules_str(lang, "separator").unwrap_or(".");
     out.imports = imports::extract(query, &sections[2], source, separator);
     out.bindings = bindings::extract(&sections[3], source, &defs);
-    out.mentions = mentions::extract(&sections[1], &sections[2], source, &defs);
+    out.mentions = mentions::extract(&sections[1], &sections[2], source, &defs, &locals);
     out.defs = defs.facts;
     overloads::fold(&mut out, &defs.overload);
     out

@@ -7,6 +7,7 @@
 use crate::defs::{Defs, excerpt};
 use crate::facts::{MentionFact, MentionKind};
 use crate::ids::{IdMap, IdSet};
+use crate::locals::Locals;
 use crate::matches::Match;
 use crate::text::{node_text, unquote, utf16_col};
 
@@ -19,7 +20,13 @@ fn is_word(text: &str) -> bool {
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-pub fn extract(refs: &[Match], imports: &[Match], source: &str, defs: &Defs) -> Vec<MentionFact> {
+pub fn extract(
+    refs: &[Match],
+    imports: &[Match],
+    source: &str,
+    defs: &Defs,
+    locals: &Locals,
+) -> Vec<MentionFact> {
     // Name nodes that are refs already (they carry their own kind).
     let mut taken: IdSet = IdSet::default();
     for m in refs {
@@ -63,6 +70,11 @@ pub fn extract(refs: &[Match], imports: &[Match], source: &str, defs: &Defs) -> 
                 .get("qualifier")
                 .map(|q| excerpt(&q, source))
                 .filter(|q| !q.is_empty());
+            // A bare local (a parameter passed on, `f(client)`) is not a mention of any
+            // definition; a quoted name (`getattr(obj, "client")`) is not the local.
+            if qualifier.is_none() && locals.shadows(node_text(&name, source), name.start_byte()) {
+                continue;
+            }
             add(MentionKind::Value, name, qualifier);
         }
     }

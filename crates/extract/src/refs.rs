@@ -4,6 +4,7 @@
 use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
 use crate::ids::IdMap;
+use crate::locals::Locals;
 use crate::matches::Match;
 use crate::text::{node_text, utf16_col};
 
@@ -41,7 +42,7 @@ fn rank(raw: &Raw) -> (u8, bool, usize) {
     (kind, raw.qualifier.is_none(), raw.pattern)
 }
 
-pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
+pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) -> Vec<RefFact> {
     let mut by_name: IdMap<Raw> = IdMap::default();
     for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
@@ -90,7 +91,12 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<RefFact> {
                 Some(owner) => defs.owner(enclosing, owner).or(enclosing),
                 None => enclosing,
             };
+            // A bare call of a parameter, local or closure parameter calls that local.
+            let local = raw.kind == EdgeKind::Calls
+                && raw.qualifier.is_none()
+                && locals.shadows(&raw.name, raw.name_start);
             RefFact {
+                local,
                 from,
                 kind: raw.kind,
                 name: raw.name,

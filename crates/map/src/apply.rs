@@ -376,6 +376,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .map(Box::from),
             line: r.line,
             col: r.col,
+            local: r.local,
         })
         .collect();
     let old_mentioned = model.mentioned_names(fix);

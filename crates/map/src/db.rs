@@ -25,7 +25,7 @@ use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 5;
+pub(crate) const SCHEMA_VERSION: i64 = 6;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -454,6 +454,9 @@ pub(crate) fn write_edges(tx: &Transaction, model: &Model, fix: Ix) -> Result<()
     Ok(())
 }
 
+/// Set in a ref's kind byte when the ref is a call of a local (`Ref::local`).
+const LOCAL_BIT: u8 = 0x80;
+
 fn kind_code(k: EdgeKind) -> u8 {
     EdgeKind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
 }
@@ -559,7 +562,8 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
     w.u64(f.refs.len() as u64);
     for r in &f.refs {
         w.u32(r.from);
-        w.u8(kind_code(r.kind));
+        // The high bit of the kind byte: a call of a local.
+        w.u8(kind_code(r.kind) | if r.local { LOCAL_BIT } else { 0 });
         w.str(model.names.str(r.name));
         w.opt_str(r.qualifier.as_deref());
         w.u32(r.line);
@@ -616,7 +620,9 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
     let n = r.u64()?;
     for _ in 0..n {
         let from = r.u32()?;
-        let kind = kind_from(r.u8()?)?;
+        let code = r.u8()?;
+        let kind = kind_from(code & !LOCAL_BIT)?;
+        let local = code & LOCAL_BIT != 0;
         let name = model.names.intern(r.str()?);
         let qualifier = r.opt_str()?.map(Box::from);
         let line = r.u32()?;
@@ -631,6 +637,7 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
             qualifier,
             line,
             col,
+            local,
         });
     }
     let n = r.u64()?;

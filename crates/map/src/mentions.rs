@@ -20,7 +20,8 @@
 //!   2. *a receiver of a known other type*: the qualifier is a name bound to a type
 //!      (`s: Cache`, `s = Cache()`) that is not the target's type nor one of its subtypes
 //!      (for a function outside any type: any type);
-//!   3. *a local binding*: a bare name bound inside the enclosing function;
+//!   3. *a local binding*: a bare name bound inside the enclosing function (a parameter,
+//!      a local variable, a closure parameter, a typed binding);
 //!   4. *another package's name*: an import from an external module.
 //!
 //!   Definitions of other symbols are never mentions: extraction leaves them out.
@@ -43,6 +44,8 @@ struct Occurrence<'m> {
     kind: &'static str,
     /// For an import: where the statement leads.
     import: Option<&'m Target>,
+    /// A bare call of a local (a parameter, a variable, a closure parameter).
+    local: bool,
 }
 
 fn ref_links(kind: EdgeKind) -> (&'static [EdgeKind], &'static str) {
@@ -141,6 +144,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
             col: r.col,
             kind,
             import: None,
+            local: r.local,
         });
     }
     for mention in f.mentions.iter().filter(|x| x.name == sym) {
@@ -163,6 +167,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
             col: mention.col,
             kind,
             import,
+            local: false,
         });
     }
     out
@@ -265,10 +270,16 @@ fn other_typed_receiver(
     }
 }
 
-/// Rule 3: a bare name bound (typed or assigned) inside the enclosing function.
+/// Rule 3: a bare name bound inside the enclosing function: a call extraction found to be
+/// of a local (a parameter, a variable, a closure parameter), or a name with a typed
+/// binding there. (A bare value use of a local is no mention at all: extraction leaves
+/// it out.)
 fn local_binding(m: &Model, fix: Ix, o: &Occurrence, sym: Sym) -> bool {
     if o.qualifier.is_some() {
         return false;
+    }
+    if o.local {
+        return true;
     }
     let name = m.names.str(sym);
     binding_in_scope(m, fix, o.from, name).is_some_and(|b| is_function_like(m.n(b.scope).kind))

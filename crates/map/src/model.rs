@@ -99,6 +99,8 @@ pub(crate) struct Ref {
     pub line: u32,
     /// 0-based UTF-16 column of the name.
     pub col: u32,
+    /// A bare call of a local (`RefFact::local`): never linked for sure.
+    pub local: bool,
 }
 
 /// A mention that is not a [`Ref`]: an imported name or a value use (see

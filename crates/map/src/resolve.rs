@@ -16,6 +16,9 @@
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
 //!    path prefix) → `candidate`.
 //!
+//! Scope wins over all of these: a bare call of a local (a parameter, a local variable, a
+//! closure parameter; `RefFact::local`) is never linked for sure, only to candidates.
+//!
 //! An `extends` use that lands on an interface/trait from a type that is not one is recorded
 //! as `implements` (base lists that don't say which: `class A : B, I`).
 //!
@@ -200,6 +203,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let outcome = match r.qualifier.as_deref() {
+                None if r.local => self.local_call(&cx, r.name, r.kind),
                 None => self.resolve_bare(&cx, r.from, r.name, r.kind, 0),
                 Some(q) => self.resolve_qualified(&cx, r.from, q, r.name, r.kind, 0),
             };
@@ -692,6 +696,17 @@ impl<'a> Resolver<'a> {
         let _ = depth;
         // 3./4. The repository by name.
         self.global(cx, name, kind)
+    }
+
+    /// A bare call of a local (a parameter, a variable, a closure parameter: extraction's
+    /// `local`): scope wins, so never a sure edge to a definition of the same name. The
+    /// value it holds may still be one of them (a function pointer taken from a table, a
+    /// fixture's value): the same-named definitions the repository shows are candidates.
+    fn local_call(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Outcome {
+        match self.global(cx, name, kind) {
+            Outcome::Resolved(d, _) => Outcome::Candidates(vec![d]),
+            other => other,
+        }
     }
 
     fn global(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Outcome {

@@ -74,9 +74,13 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     from,
                     kind: EdgeKind::parse(kind).expect("edge kind"),
                     name: name.to_string(),
-                    qualifier: rest.first().map(|q| q.to_string()),
+                    qualifier: rest
+                        .first()
+                        .filter(|q| **q != "local")
+                        .map(|q| q.to_string()),
                     line: line_no,
                     col: 0,
+                    local: rest.contains(&"local"),
                 });
             }
             ["import", module, rest @ ..] => {

@@ -1300,3 +1300,54 @@ fn go_a_receiver_made_by_a_constructor_function_is_typed_by_its_return() {
     b.rebuild();
     assert_eq!(callers(&b, next), serve);
 }
+
+/// Scope wins over a global name match: a bare call of a parameter (a pytest fixture
+/// parameter named like the conftest fixture, a Rust closure parameter named like a
+/// function of the module) is never linked for sure; the fixture parameter passed on as a
+/// value is not an unlinked mention of the fixture function.
+#[test]
+fn a_call_of_a_parameter_is_never_a_sure_edge_to_a_function_of_that_name() {
+    for (lang, target, callers, real_caller) in [
+        (
+            "py",
+            "py:tests/conftest.py#make_store",
+            &["py:tests/test_api.py#test_refresh_of_an_unknown_key"][..],
+            None,
+        ),
+        (
+            "rs",
+            "rs:src/util/keys.rs#matched",
+            &["rs:src/util/keys.rs#keep"][..],
+            Some("rs:src/util/keys.rs#with_prefix"),
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&fixtures_dir().join(lang), dir.path());
+        let map = built_map(dir.path());
+        let incoming = map
+            .neighbors(target, Direction::In, Some(&[EdgeKind::Calls]), 1, 50)
+            .unwrap()
+            .neighbors;
+        for caller in callers {
+            assert!(
+                incoming
+                    .iter()
+                    .all(|n| &n.node.id != caller || n.confidence == Confidence::Candidate),
+                "{caller} → {target}: {incoming:?}"
+            );
+        }
+        if let Some(real) = real_caller {
+            let hit = incoming
+                .iter()
+                .find(|n| n.node.id == real)
+                .unwrap_or_else(|| panic!("{real} → {target}: {incoming:?}"));
+            assert_eq!(hit.confidence, Confidence::Exact);
+        }
+        let check = map.mention_check(target).unwrap();
+        assert!(
+            check.unlinked.is_empty(),
+            "{target}: a parameter's use is not an unlinked mention: {:?}",
+            check.unlinked
+        );
+    }
+}

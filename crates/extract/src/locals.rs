@@ -1,0 +1,78 @@
+//! Names bound in a local scope: parameters, local variables, closure and lambda
+//! parameters, loop variables (`@local.name` in `bindings.scm`, with an optional
+//! `@local.scope`: the node they are visible in; without it, the innermost function or
+//! method around the name). A bare use of such a name inside that scope is the local, not
+//! a definition of the same name elsewhere: scope wins over a global name match (a
+//! parameter `make_user` called as `make_user()` is not the function `make_user` of
+//! another file). Capture conventions: `grammars/README.md`.
+
+use std::collections::HashMap;
+
+use crate::defs::Defs;
+use crate::facts::NodeKind;
+use crate::ids::IdSet;
+use crate::matches::Match;
+use crate::text::node_text;
+
+/// The local names of one file, each with the byte ranges it is visible in.
+#[derive(Default)]
+pub struct Locals {
+    scopes: HashMap<String, Vec<(usize, usize)>>,
+}
+
+impl Locals {
+    /// Whether a bare use of `name` at byte `at` names a local binding.
+    pub fn shadows(&self, name: &str, at: usize) -> bool {
+        self.scopes
+            .get(name)
+            .is_some_and(|ranges| ranges.iter().any(|&(s, e)| s <= at && at < e))
+    }
+}
+
+pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Locals {
+    let mut out = Locals::default();
+    // A name that a pattern gives its own scope (a closure's parameter) is visible there
+    // only, even when a more general pattern (any parameter list) matches it too.
+    let scoped: IdSet = matches
+        .iter()
+        .filter(|m| m.get("local.scope").is_some())
+        .filter_map(|m| m.get("local.name"))
+        .map(|n| n.id())
+        .collect();
+    for m in matches {
+        let Some(name) = m.get("local.name") else {
+            continue;
+        };
+        if m.get("local.scope").is_none() && scoped.contains(&name.id()) {
+            continue;
+        }
+        // A name that is a definition (a nested function, a local class) is found by the
+        // scope walk of resolution, which links its uses: it must stay a use.
+        if defs.not_refs.contains(&name.id()) {
+            continue;
+        }
+        let text = node_text(&name, source).trim();
+        if text.is_empty() || text == "_" {
+            continue;
+        }
+        let range = match m.get("local.scope") {
+            Some(scope) => (scope.start_byte(), scope.end_byte()),
+            None => {
+                let Some(i) = defs.innermost(name.start_byte(), name.end_byte()) else {
+                    continue;
+                };
+                // Names bound in a type's or the file's body are members and globals,
+                // which resolution knows as definitions.
+                if !matches!(defs.facts[i].kind, NodeKind::Function | NodeKind::Method) {
+                    continue;
+                }
+                defs.ranges[i]
+            }
+        };
+        let ranges = out.scopes.entry(text.to_string()).or_default();
+        if !ranges.contains(&range) {
+            ranges.push(range);
+        }
+    }
+    out
+}
