@@ -32,3 +32,14 @@
 (field_expression value: (_) @qualifier field: (field_identifier) @name) @mention
 (arguments (identifier) @name) @mention
 (arguments (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+
+; Macro arguments are token trees, not expressions: those of the macros whose arguments
+; are expressions are parsed again as code (`[reparse]` in language.toml), so the calls
+; inside `assert!(parse(x))`, `format!("{}", s.len())`, `vec![f(a)]` are uses.
+(macro_invocation
+  macro: [(identifier) @_m (scoped_identifier name: (identifier) @_m)]
+  (token_tree) @reparse
+  (#any-of? @_m "assert" "assert_eq" "assert_ne" "debug_assert" "debug_assert_eq"
+    "debug_assert_ne" "format" "format_args" "print" "println" "eprint" "eprintln" "write"
+    "writeln" "vec" "panic" "dbg" "todo" "unimplemented" "unreachable" "matches"
+    "info" "debug" "warn" "error" "trace" "bail" "ensure" "anyhow"))

@@ -39,6 +39,7 @@ mod matches;
 mod mentions;
 mod overloads;
 mod refs;
+mod reparse;
 mod resolve;
 mod text;
 
@@ -66,13 +67,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     let Some(compiled) = compiled::get(lang, ext) else {
         return out;
     };
-    let parse = |text: &str| {
-        PARSER.with(|parser| {
-            let mut parser = parser.borrow_mut();
-            parser.set_language(&compiled.grammar).ok()?;
-            parser.parse(text, None)
-        })
-    };
+    let parse = |text: &str| parse(&compiled.grammar, text);
     let Some(mut tree) = parse(source) else {
         out.had_errors = true;
         return out;
@@ -113,9 +108,74 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     out.imports = imports::extract(query, &sections[2], source, separator);
     out.bindings = bindings::extract(&sections[3], source, &defs);
     out.mentions = mentions::extract(&sections[1], &sections[2], source, &defs, &locals);
+    if let Some(wrap) = &lang.manifest.reparse {
+        reparsed_uses(
+            &compiled,
+            query,
+            &sections[1],
+            source,
+            wrap,
+            &defs,
+            &locals,
+            &mut out,
+        );
+    }
     out.defs = defs.facts;
     overloads::fold(&mut out, &defs.overload);
     out
+}
+
+fn parse(grammar: &tree_sitter::Language, source: &str) -> Option<tree_sitter::Tree> {
+    PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(grammar).ok()?;
+        parser.parse(source, None)
+    })
+}
+
+/// The uses inside the nodes the refs query marks `@reparse` (macro arguments), parsed
+/// again as code (`reparse.rs`), added to `out` at their own positions.
+#[allow(clippy::too_many_arguments)]
+fn reparsed_uses(
+    compiled: &compiled::Compiled,
+    query: &tree_sitter::Query,
+    refs: &[matches::Match],
+    source: &str,
+    wrap: &navmap_language::Reparse,
+    defs: &defs::Defs,
+    locals: &locals::Locals,
+    out: &mut facts::FileFacts,
+) {
+    let mut spans: Vec<(usize, usize)> = refs
+        .iter()
+        .filter_map(|m| m.get("reparse"))
+        .map(|n| (n.start_byte(), n.end_byte()))
+        .collect();
+    if spans.is_empty() {
+        return;
+    }
+    let Some(shadow) = reparse::shadow(source, &mut spans, wrap) else {
+        return;
+    };
+    let Some(tree) = parse(&compiled.grammar, &shadow) else {
+        return;
+    };
+    // Predicates read the shadow; facts read the source (the same bytes inside the copies,
+    // and columns count the source's characters before them).
+    let found: Vec<matches::Match> = matches::run(query, tree.root_node(), &shadow)
+        .into_iter()
+        .filter(|m| compiled.section(m.pattern) == Some(compiled::Section::Refs))
+        .collect();
+    let extra = refs::extract(&found, source, defs, locals);
+    if !extra.is_empty() {
+        out.refs.extend(extra);
+        out.refs.sort_by_key(|r| (r.line, r.col));
+    }
+    let extra = mentions::extract(&found, &[], source, defs, locals);
+    if !extra.is_empty() {
+        out.mentions.extend(extra);
+        out.mentions.sort_by_key(|m| (m.line, m.col));
+    }
 }
 
 /// [`extract`] for a root-relative path: picks the grammar by the path's extension and

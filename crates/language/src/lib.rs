@@ -65,6 +65,10 @@ pub struct Manifest {
     /// project or their text says so (`[[claims]]`: C's `.h` headers that hold C++).
     #[serde(default)]
     pub claims: Vec<Claim>,
+    /// How the text a query marks `@reparse` (macro arguments, which the grammar keeps as
+    /// token trees) is parsed again as code: see [`Reparse`]. Absent: not at all.
+    #[serde(default)]
+    pub reparse: Option<Reparse>,
     /// The language server, if one is known.
     #[serde(default)]
     pub lsp: Option<LspManifest>,
@@ -135,6 +139,18 @@ impl Claim {
                 })
             })
     }
+}
+
+/// The `[reparse]` table: the `@reparse` nodes of a file are copied, each at its own byte
+/// offset, into a text of blanks (line breaks kept) that starts with `prefix`, puts
+/// `separator` after each copy and ends with `suffix`; that text is parsed and its uses
+/// are the file's own, at the same positions (`assert!(parse(x))`: `parse` is a call).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reparse {
+    pub prefix: String,
+    pub separator: String,
+    pub suffix: String,
 }
 
 /// The `[lsp]` table of a manifest.

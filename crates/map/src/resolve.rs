@@ -530,10 +530,17 @@ impl<'a> Resolver<'a> {
     fn member(&self, ty: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Option<Ix> {
         let m = self.model;
         let t = m.n(ty);
-        if let Some(&c) = t
+        // A call (`x.bytes_range()`) is of a method where a field has the same name.
+        let callable = |n: Ix| kind != EdgeKind::Calls || is_function_like(m.n(n).kind);
+        let mut named = t
             .children
             .iter()
-            .find(|&&c| m.n(c).name == name && fits(kind, m.n(c).kind))
+            .copied()
+            .filter(|&c| m.n(c).name == name && fits(kind, m.n(c).kind));
+        let first = named.next();
+        if let Some(c) = first
+            .filter(|&c| callable(c))
+            .or_else(|| named.find(|&c| callable(c)))
         {
             return Some(c);
         }
@@ -551,8 +558,15 @@ impl<'a> Resolver<'a> {
                 let node = m.n(n);
                 let same_file = node.file == t.file;
                 let same_dir = node.file.map(|f| m.f(f).dir()) == Some(tdir);
-                (!same_file, !same_dir, n)
+                (!callable(n), !same_file, !same_dir, n)
             });
+        if apart.is_some_and(callable) {
+            return apart;
+        }
+        // No method of that name: the field it is (a function-typed field called).
+        if let Some(c) = first {
+            return Some(c);
+        }
         if apart.is_some() {
             return apart;
         }

@@ -1351,3 +1351,46 @@ fn a_call_of_a_parameter_is_never_a_sure_edge_to_a_function_of_that_name() {
         );
     }
 }
+
+/// The rs fixture, copied and built (the Rust precision cases live in `src/util/keys.rs`).
+fn rs_keys_map() -> (tempfile::TempDir, Map) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join("rs"), dir.path());
+    let map = built_map(dir.path());
+    (dir, map)
+}
+
+fn calls_out(map: &Map, id: &str) -> Vec<Neighbor> {
+    map.neighbors(id, Direction::Out, Some(&[EdgeKind::Calls]), 1, 50)
+        .unwrap()
+        .neighbors
+}
+
+/// Rust macro arguments are token trees; the calls in those of `assert!`, `vec!`,
+/// `format!` … are uses all the same (parsed again as code).
+#[test]
+fn calls_inside_rust_macro_arguments_are_linked() {
+    let (_dir, map) = rs_keys_map();
+    let out = calls_out(&map, "rs:src/util/keys.rs#describe");
+    let parse = out
+        .iter()
+        .find(|n| n.node.id == "rs:src/util/keys.rs#parse")
+        .unwrap_or_else(|| panic!("describe → parse: {out:?}"));
+    assert_eq!(parse.confidence, Confidence::Exact);
+    // The first of the calls, `assert!(parse(key)…)` on line 41 (1-based).
+    assert_eq!(parse.line, Some(41));
+}
+
+/// A field and a method of one name: `span.bytes_range(key.len())` calls the method.
+#[test]
+fn a_call_with_parentheses_is_the_method_not_the_field_of_that_name() {
+    let (_dir, map) = rs_keys_map();
+    let out = calls_out(&map, "rs:src/util/keys.rs#describe");
+    let hits: Vec<&Neighbor> = out
+        .iter()
+        .filter(|n| n.node.name == "bytes_range")
+        .collect();
+    assert_eq!(hits.len(), 1, "{out:?}");
+    assert_eq!(hits[0].node.kind, NodeKind::Method, "{out:?}");
+    assert_eq!(hits[0].confidence, Confidence::Exact);
+}

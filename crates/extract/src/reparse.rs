@@ -1,0 +1,58 @@
+//! Macro arguments parsed again as code. A grammar keeps a macro's arguments as a flat
+//! token tree (`assert!(parse(x))`: the identifier `parse` and a token tree `(x)`), so the
+//! calls in them are invisible to the queries. The nodes a query marks `@reparse` are
+//! copied into a *shadow* text of the same length — blanks everywhere else, line breaks
+//! kept, so every byte offset, line and column is the original's — wrapped as the
+//! manifest's `[reparse]` says (a function body: `prefix`, each copy followed by
+//! `separator`, `suffix` at the end); the shadow is parsed and its uses are the file's.
+
+use navmap_language::Reparse;
+
+/// The shadow text for the byte ranges `spans` of `source`, or `None` when there is
+/// nothing to copy or no room for the prefix before the first copy. Nested spans are
+/// copied once, with their outermost span.
+pub fn shadow(source: &str, spans: &mut Vec<(usize, usize)>, wrap: &Reparse) -> Option<String> {
+    spans.sort_by_key(|&(s, e)| (s, std::cmp::Reverse(e)));
+    let mut outer: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in spans.iter() {
+        if outer.last().is_none_or(|&(_, last_end)| s >= last_end) {
+            outer.push((s, e));
+        }
+    }
+    let first = outer.first()?.0;
+    let bytes = source.as_bytes();
+    let mut text: Vec<u8> = bytes
+        .iter()
+        .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+        .collect();
+    // The prefix goes into blanks before the first copy, on one line (a line break it
+    // overwrote would shift every later line).
+    let at = free_run(&text, 0, first, wrap.prefix.len())?;
+    text[at..at + wrap.prefix.len()].copy_from_slice(wrap.prefix.as_bytes());
+    let sep = wrap.separator.as_bytes();
+    for (i, &(s, e)) in outer.iter().enumerate() {
+        text[s..e].copy_from_slice(&bytes[s..e]);
+        // Each copy is closed by a separator in the blanks before the next one; with no
+        // room for it there, the copies run together and that part parses as it may.
+        let next = outer.get(i + 1).map_or(text.len(), |n| n.0);
+        if let Some(at) = free_run(&text, e, next, sep.len()) {
+            text[at..at + sep.len()].copy_from_slice(sep);
+        }
+    }
+    text.extend_from_slice(wrap.separator.as_bytes());
+    text.extend_from_slice(wrap.suffix.as_bytes());
+    // Whole UTF-8 sequences were copied and everything else is ASCII.
+    String::from_utf8(text).ok()
+}
+
+/// The start of the first run of `len` blanks (no line break) in `text[from..to]`.
+fn free_run(text: &[u8], from: usize, to: usize, len: usize) -> Option<usize> {
+    let mut run = 0;
+    for (i, &b) in text.get(from..to)?.iter().enumerate() {
+        run = if b == b' ' { run + 1 } else { 0 };
+        if run == len {
+            return Some(from + i + 1 - len);
+        }
+    }
+    None
+}
