@@ -86,6 +86,14 @@ enum Outcome {
     Drop,
 }
 
+/// The module-path words of a language's manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PathWord {
+    Root,
+    Current,
+    Parent,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Lookup {
     Found(Ix),
@@ -96,7 +104,8 @@ enum Lookup {
 
 #[derive(Debug, Clone)]
 enum Binding<'m> {
-    Module(&'m [Ix]),
+    /// A module: its files and the specifier as written (`flask`, `crate::util`).
+    Module(&'m [Ix], &'m str),
     Symbol {
         files: &'m [Ix],
         name: Sym,
@@ -256,7 +265,7 @@ impl<'a> Resolver<'a> {
         let mut globs = Vec::new();
         for imp in &f.imports {
             let as_binding = || match &imp.target {
-                Target::Files(fs) => Binding::Module(fs),
+                Target::Files(fs) => Binding::Module(fs, &imp.module),
                 Target::External(_) => Binding::External,
                 Target::Unresolved => Binding::Unresolved,
             };
@@ -492,7 +501,7 @@ impl<'a> Resolver<'a> {
 
     fn binding_lookup(&self, cx: &FileCx, b: &Binding) -> Lookup {
         match b {
-            Binding::Module(fs) => Lookup::Module(fs.to_vec()),
+            Binding::Module(fs, _) => Lookup::Module(fs.to_vec()),
             Binding::Symbol {
                 files,
                 name,
@@ -778,14 +787,22 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         let m = self.model;
+        let path_keyword = self.path_keyword(cx, q);
         if self.is_receiver(cx.file, q) {
-            return match self
+            match self
                 .enclosing_type(from)
                 .and_then(|t| self.member(t, name, kind, 0))
             {
-                Some(d) => Outcome::Resolved(d, Confidence::Exact),
-                None => Outcome::Drop,
-            };
+                Some(d) => return Outcome::Resolved(d, Confidence::Exact),
+                // `self::f()`: the word is also the current module's.
+                None if path_keyword.is_some() => {}
+                None => return Outcome::Drop,
+            }
+        }
+        if let Some(word) = path_keyword
+            && let Some(o) = self.inline_module_path(cx, from, word, name, kind)
+        {
+            return o;
         }
         // A typed local, parameter or member shadows what the file imports.
         if let Some(o) = self.member_of_typed(cx, from, q, name, kind, depth) {
@@ -806,6 +823,12 @@ impl<'a> Resolver<'a> {
             && matches!(first, Binding::External)
         {
             return Outcome::Drop;
+        }
+        // `pkg.module.f()` after `import pkg`: down the package's modules.
+        if segs.len() > 1
+            && let Some(o) = self.module_walk(cx, q, name, kind, depth)
+        {
+            return o;
         }
         if segs.len() == 2 && self.is_receiver(cx.file, segs[0]) {
             // `self.store.refresh()`: the member's declared type.
@@ -851,9 +874,13 @@ impl<'a> Resolver<'a> {
             }
             return self.unknown_receiver(cx, name, kind);
         }
-        // A path through the module tree (`crate::a::B`), or a base type named by its
-        // full package path without an import (`implements com.x.base.Builder<T>`).
-        if q.contains("::") || matches!(kind, EdgeKind::Extends | EdgeKind::Implements) {
+        // A path through the module tree (`crate::a::B`, `super::f` and the manifest's
+        // path words), or a base type named by its full package path without an import
+        // (`implements com.x.base.Builder<T>`).
+        if q.contains("::")
+            || path_keyword.is_some()
+            || matches!(kind, EdgeKind::Extends | EdgeKind::Implements)
+        {
             let f = m.f(cx.file);
             if let Some(lang) = self.registry.by_id(m.lang(f.lang)) {
                 let t = self.modres.resolve(lang, &f.path, q);
@@ -875,6 +902,127 @@ impl<'a> Resolver<'a> {
             };
         }
         Outcome::Drop
+    }
+
+    /// Which of the manifest's module-path words (`[imports]` `root_keyword`,
+    /// `self_keyword`, `parent_keyword`) `q` is, if any.
+    fn path_keyword(&self, cx: &FileCx, q: &str) -> Option<PathWord> {
+        let lang = self.registry.by_id(self.model.lang(cx.lang))?;
+        let word = |key: &str| lang.manifest.imports.get(key).and_then(|v| v.as_str());
+        if word("self_keyword") == Some(q) {
+            Some(PathWord::Current)
+        } else if word("parent_keyword") == Some(q) {
+            Some(PathWord::Parent)
+        } else if word("root_keyword") == Some(q) {
+            Some(PathWord::Root)
+        } else {
+            None
+        }
+    }
+
+    /// `self::f` / `super::f` inside a module declared in the file (`mod tests { … }`):
+    /// that module, or the one around it. `None` outside such a module (the file's own
+    /// module path, which the import resolver follows).
+    fn inline_module_path(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        word: PathWord,
+        name: Sym,
+        kind: EdgeKind,
+    ) -> Option<Outcome> {
+        let m = self.model;
+        let mut cur = Some(from);
+        let mut module = None;
+        while let Some(c) = cur {
+            let n = m.n(c);
+            if n.kind == NodeKind::File {
+                break;
+            }
+            if n.kind == NodeKind::Module {
+                module = Some(c);
+                break;
+            }
+            cur = n.parent;
+        }
+        let module = module?;
+        let scope = match word {
+            PathWord::Current => module,
+            PathWord::Parent => m.n(module).parent?,
+            PathWord::Root => return None,
+        };
+        let found = m.n(scope).children.iter().copied().find(|&c| {
+            let cn = m.n(c);
+            cn.name == name && fits(kind, cn.kind)
+        });
+        let _ = cx;
+        Some(match found {
+            Some(d) => Outcome::Resolved(d, Confidence::Exact),
+            None => Outcome::Drop,
+        })
+    }
+
+    /// `pkg.module.f()` / `flask.helpers.f()` where a leading part of the qualifier is an
+    /// imported module: each further segment is a symbol of the module so far (a type
+    /// whose member comes next) or one of its submodules, found by the import resolver.
+    fn module_walk(
+        &self,
+        cx: &FileCx,
+        q: &str,
+        name: Sym,
+        kind: EdgeKind,
+        depth: u8,
+    ) -> Option<Outcome> {
+        let m = self.model;
+        let lang = self.registry.by_id(m.lang(cx.lang))?;
+        let sep = lang
+            .manifest
+            .imports
+            .get("separator")
+            .and_then(|v| v.as_str())
+            .unwrap_or(".");
+        // The longest leading part that is an imported module.
+        let cuts: Vec<usize> = q.match_indices(sep).map(|(i, _)| i).collect();
+        let (cut, files, module) =
+            cuts.iter()
+                .rev()
+                .find_map(|&i| match cx.bindings.get(&q[..i]) {
+                    Some(Binding::Module(fs, module)) => Some((i, *fs, *module)),
+                    _ => None,
+                })?;
+        let mut module = module.to_string();
+        let mut at = Lookup::Module(files.to_vec());
+        for seg in q[cut + sep.len()..].split(sep) {
+            at = match at {
+                Lookup::Module(fs) => {
+                    let sym = m.names.get(seg);
+                    match sym.map(|s| self.lookup_in_files(&fs, s, 0)) {
+                        Some(found @ Lookup::Found(_)) => found,
+                        _ => {
+                            let from_file = &m.f(cx.file).path;
+                            let t = self.modres.resolve_member(lang, from_file, &module, seg);
+                            module = format!("{module}{sep}{seg}");
+                            match target_files(m, &t) {
+                                Some(fs) if !fs.is_empty() => Lookup::Module(fs),
+                                _ => return Some(Outcome::Drop),
+                            }
+                        }
+                    }
+                }
+                Lookup::Found(t) if is_type_like(m.n(t).kind) => {
+                    match m
+                        .names
+                        .get(seg)
+                        .and_then(|s| self.member(t, s, EdgeKind::References, 0))
+                    {
+                        Some(d) => Lookup::Found(d),
+                        None => return Some(Outcome::Drop),
+                    }
+                }
+                _ => return Some(Outcome::Drop),
+            };
+        }
+        Some(self.member_of_lookup(cx, at, Confidence::Import, name, kind, depth))
     }
 
     /// `name` looked up in what a qualifier resolved to.

@@ -1394,3 +1394,38 @@ fn a_call_with_parentheses_is_the_method_not_the_field_of_that_name() {
     assert_eq!(hits[0].node.kind, NodeKind::Method, "{out:?}");
     assert_eq!(hits[0].confidence, Confidence::Exact);
 }
+
+/// Qualified calls follow the path: Rust's `super::f` (out of an inline `mod tests`) and
+/// `crate::a::b::f` through the module tree; Python's `pkg.module.f()` after `import pkg`
+/// through the package's modules.
+#[test]
+fn qualified_calls_follow_the_module_path() {
+    let (_dir, map) = rs_keys_map();
+    let out = calls_out(
+        &map,
+        "rs:src/util/keys.rs#tests.parses_through_the_module_tree",
+    );
+    for (callee, line) in [
+        ("rs:src/util/keys.rs#parse", 50),
+        ("rs:src/util/keys.rs#matched", 51),
+    ] {
+        let hit = out
+            .iter()
+            .find(|n| n.node.id == callee)
+            .unwrap_or_else(|| panic!("→ {callee}: {out:?}"));
+        assert_ne!(hit.confidence, Confidence::Candidate, "{callee}");
+        assert_eq!(hit.line, Some(line), "{callee}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures_dir().join("py"), dir.path());
+    let map = built_map(dir.path());
+    let out = calls_out(
+        &map,
+        "py:tests/test_api.py#test_email_validation_through_the_package",
+    );
+    let hit = out
+        .iter()
+        .find(|n| n.node.id == "py:shop/util/email.py#validate")
+        .unwrap_or_else(|| panic!("shop.util.email.validate: {out:?}"));
+    assert_eq!(hit.confidence, Confidence::Import);
+}
