@@ -23,11 +23,10 @@
     [(identifier) @local.name
      (assignment_pattern left: (identifier) @local.name)
      (rest_pattern (identifier) @local.name)]))]) @local.scope
-([(function_declaration) (method_definition) (generator_function_declaration)]
-  parameters: (formal_parameters
-    [(identifier) @local.name
-     (assignment_pattern left: (identifier) @local.name)
-     (rest_pattern (identifier) @local.name)]))
+(formal_parameters
+  [(identifier) @local.name
+   (assignment_pattern left: (identifier) @local.name)
+   (rest_pattern (identifier) @local.name)])
 (variable_declarator name: [(identifier) @local.name
                             (array_pattern (identifier) @local.name)])
 (for_in_statement left: (identifier) @local.name)
