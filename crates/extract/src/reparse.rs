@@ -11,7 +11,7 @@ use navmap_language::Reparse;
 /// The shadow text for the byte ranges `spans` of `source`, or `None` when there is
 /// nothing to copy or no room for the prefix before the first copy. Nested spans are
 /// copied once, with their outermost span.
-pub fn shadow(source: &str, spans: &mut Vec<(usize, usize)>, wrap: &Reparse) -> Option<String> {
+pub fn shadow(source: &str, spans: &mut [(usize, usize)], wrap: &Reparse) -> Option<String> {
     spans.sort_by_key(|&(s, e)| (s, std::cmp::Reverse(e)));
     let mut outer: Vec<(usize, usize)> = Vec::new();
     for &(s, e) in spans.iter() {

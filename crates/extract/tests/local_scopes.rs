@@ -76,7 +76,7 @@ const CASES: [(&str, &str, &str); 13] = [
     ),
 ];
 
-fn calls<'f>(f: &'f FileFacts, name: &str) -> Vec<(u32, bool)> {
+fn calls(f: &FileFacts, name: &str) -> Vec<(u32, bool)> {
     f.refs
         .iter()
         .filter(|r| r.kind == EdgeKind::Calls && r.name == name && r.qualifier.is_none())
