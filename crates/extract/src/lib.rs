@@ -102,7 +102,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         }
     }
     let defs = defs::extract(&sections[0], source);
-    let locals = locals::extract(&sections[3], source, &defs);
+    let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);
     let separator = rules_str(lang, "separator").unwrap_or(".");
     out.imports = imports::extract(query, &sections[2], source, separator);

@@ -29,8 +29,19 @@ impl Locals {
     }
 }
 
-pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Locals {
+pub fn extract(matches: &[Match], imports: &[Match], source: &str, defs: &Defs) -> Locals {
     let mut out = Locals::default();
+    // A local bound by an import (`const x = require("./x")` in a function) names what the
+    // import resolves to: resolution follows the import as for any imported name.
+    let imported: IdSet = imports
+        .iter()
+        .flat_map(|m| {
+            m.all("import.name")
+                .chain(m.all("import.alias"))
+                .chain(m.all("import.module_alias"))
+        })
+        .map(|n| n.id())
+        .collect();
     // A name that a pattern gives its own scope (a closure's parameter) is visible there
     // only, even when a more general pattern (any parameter list) matches it too.
     let scoped: IdSet = matches
@@ -48,7 +59,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Locals {
         }
         // A name that is a definition (a nested function, a local class) is found by the
         // scope walk of resolution, which links its uses: it must stay a use.
-        if defs.not_refs.contains(&name.id()) {
+        if defs.not_refs.contains(&name.id()) || imported.contains(&name.id()) {
             continue;
         }
         let text = node_text(&name, source).trim();

@@ -128,3 +128,18 @@ fn a_java_call_is_never_of_a_local() {
     );
     assert_eq!(calls(&f, "parse"), [(2, false)]);
 }
+
+/// A local bound by an import (`const validate = require("./validate")` inside a
+/// function) is the imported name: its call stays an ordinary use that resolution follows
+/// through the import.
+#[test]
+fn a_local_bound_by_an_import_is_not_a_local() {
+    let registry = navmap_grammars::registry();
+    let js = registry.by_id("js").unwrap();
+    let f = navmap_extract::extract_path(
+        js,
+        "t.js",
+        "function run(x) {\n  const validate = require(\"./validate\");\n  return validate(x);\n}\n",
+    );
+    assert_eq!(calls(&f, "validate"), [(2, false)]);
+}
