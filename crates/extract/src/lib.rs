@@ -157,9 +157,19 @@ fn reparsed_uses(
     let Some(shadow) = reparse::shadow(source, &mut spans, wrap) else {
         return;
     };
-    let Some(tree) = parse(&compiled.grammar, &shadow) else {
+    let tree = PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(&compiled.grammar).ok()?;
+        parser.set_included_ranges(&shadow.ranges).ok()?;
+        let tree = parser.parse(&shadow.text, None);
+        // The next file is parsed whole.
+        let _ = parser.set_included_ranges(&[]);
+        tree
+    });
+    let Some(tree) = tree else {
         return;
     };
+    let shadow = shadow.text;
     // Predicates read the shadow; facts read the source (the same bytes inside the copies,
     // and columns count the source's characters before them).
     let found: Vec<matches::Match> = matches::run(query, tree.root_node(), &shadow)

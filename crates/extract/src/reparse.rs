@@ -11,7 +11,14 @@ use navmap_language::Reparse;
 /// The shadow text for the byte ranges `spans` of `source`, or `None` when there is
 /// nothing to copy or no room for the prefix before the first copy. Nested spans are
 /// copied once, with their outermost span.
-pub fn shadow(source: &str, spans: &mut [(usize, usize)], wrap: &Reparse) -> Option<String> {
+pub struct Shadow {
+    pub text: String,
+    /// The parts of `text` to parse (the wrapper and the copies), in order: the parser
+    /// skips the blanks between them instead of reading them.
+    pub ranges: Vec<tree_sitter::Range>,
+}
+
+pub fn shadow(source: &str, spans: &mut [(usize, usize)], wrap: &Reparse) -> Option<Shadow> {
     spans.sort_by_key(|&(s, e)| (s, std::cmp::Reverse(e)));
     let mut outer: Vec<(usize, usize)> = Vec::new();
     for &(s, e) in spans.iter() {
@@ -29,20 +36,57 @@ pub fn shadow(source: &str, spans: &mut [(usize, usize)], wrap: &Reparse) -> Opt
     // overwrote would shift every later line).
     let at = free_run(&text, 0, first, wrap.prefix.len())?;
     text[at..at + wrap.prefix.len()].copy_from_slice(wrap.prefix.as_bytes());
+    let mut parts = vec![(at, at + wrap.prefix.len())];
     let sep = wrap.separator.as_bytes();
     for (i, &(s, e)) in outer.iter().enumerate() {
         text[s..e].copy_from_slice(&bytes[s..e]);
+        parts.push((s, e));
         // Each copy is closed by a separator in the blanks before the next one; with no
         // room for it there, the copies run together and that part parses as it may.
         let next = outer.get(i + 1).map_or(text.len(), |n| n.0);
         if let Some(at) = free_run(&text, e, next, sep.len()) {
             text[at..at + sep.len()].copy_from_slice(sep);
+            parts.push((at, at + sep.len()));
         }
     }
+    let end = text.len();
     text.extend_from_slice(wrap.separator.as_bytes());
     text.extend_from_slice(wrap.suffix.as_bytes());
+    parts.push((end, text.len()));
+    let ranges = with_points(&text, &parts);
     // Whole UTF-8 sequences were copied and everything else is ASCII.
-    String::from_utf8(text).ok()
+    let text = String::from_utf8(text).ok()?;
+    Some(Shadow { text, ranges })
+}
+
+/// Byte ranges (sorted, disjoint) as tree-sitter ranges, their points found in one pass.
+fn with_points(text: &[u8], parts: &[(usize, usize)]) -> Vec<tree_sitter::Range> {
+    let mut row = 0;
+    let mut line_start = 0;
+    let mut pos = 0;
+    let mut point = |at: usize| {
+        for (i, &b) in text[pos..at].iter().enumerate() {
+            if b == b'\n' {
+                row += 1;
+                line_start = pos + i + 1;
+            }
+        }
+        pos = at;
+        tree_sitter::Point::new(row, at - line_start)
+    };
+    parts
+        .iter()
+        .map(|&(s, e)| {
+            let start_point = point(s);
+            let end_point = point(e);
+            tree_sitter::Range {
+                start_byte: s,
+                end_byte: e,
+                start_point,
+                end_point,
+            }
+        })
+        .collect()
 }
 
 /// The start of the first run of `len` blanks (no line break) in `text[from..to]`.

@@ -800,7 +800,7 @@ impl<'a> Resolver<'a> {
             }
         }
         if let Some(word) = path_keyword
-            && let Some(o) = self.inline_module_path(cx, from, word, name, kind)
+            && let Some(o) = self.inline_module_path(from, word, name, kind)
         {
             return o;
         }
@@ -925,7 +925,6 @@ impl<'a> Resolver<'a> {
     /// module path, which the import resolver follows).
     fn inline_module_path(
         &self,
-        cx: &FileCx,
         from: Ix,
         word: PathWord,
         name: Sym,
@@ -955,7 +954,6 @@ impl<'a> Resolver<'a> {
             let cn = m.n(c);
             cn.name == name && fits(kind, cn.kind)
         });
-        let _ = cx;
         Some(match found {
             Some(d) => Outcome::Resolved(d, Confidence::Exact),
             None => Outcome::Drop,
