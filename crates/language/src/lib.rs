@@ -210,6 +210,47 @@ pub struct LspManifest {
     /// that holds is named in the answer.
     #[serde(default)]
     pub scope_causes: Vec<ScopeCause>,
+    /// Arguments that depend on what the project holds (`[[lsp.project_args]]`): clangd
+    /// told where the compilation database is, and to index it in the background.
+    #[serde(default)]
+    pub project_args: Vec<ProjectArgs>,
+}
+
+/// One `[[lsp.project_args]]` entry: when one of `find` (root-relative files; `*` matches
+/// within one path segment, `cmake-build-*/compile_commands.json`) is in the project, the
+/// first found in order, the server starts with the words of `drop` taken out of its
+/// command and `args` added; `{dir}` in `args` is the absolute folder of the file found.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectArgs {
+    pub find: Vec<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub drop: Vec<String>,
+}
+
+impl ProjectArgs {
+    /// `command` for a project where `found` (root-relative, `None`: nothing found) is:
+    /// unchanged when nothing was found.
+    pub fn apply(
+        &self,
+        command: &[String],
+        root: &std::path::Path,
+        found: Option<&str>,
+    ) -> Vec<String> {
+        let Some(found) = found else {
+            return command.to_vec();
+        };
+        let dir = root.join(found);
+        let dir = dir.parent().unwrap_or(root).to_string_lossy().into_owned();
+        command
+            .iter()
+            .filter(|w| !self.drop.contains(w))
+            .cloned()
+            .chain(self.args.iter().map(|a| a.replace("{dir}", &dir)))
+            .collect()
+    }
 }
 
 /// One `[[lsp.scope_causes]]` entry: holds when one of `files` (root-relative) exists and

@@ -121,6 +121,73 @@ pub fn read_inside(root: &Path, path: &Path) -> Option<Vec<u8>> {
     }
 }
 
+/// The first of `patterns` (root-relative, `/`-separated; `*` in a segment matches any
+/// characters of one file or folder name, `cmake-build-*`) that names a file
+/// [`Place::Inside`] the root: its root-relative path. Patterns are tried in order, the
+/// matches of one pattern in name order.
+pub fn find_inside(root: &Path, patterns: &[String]) -> Option<String> {
+    patterns.iter().find_map(|p| {
+        let segments: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+        let mut found = vec![String::new()];
+        for seg in &segments {
+            let mut next = Vec::new();
+            for prefix in &found {
+                if !seg.contains('*') {
+                    next.push(join_rel(prefix, seg));
+                    continue;
+                }
+                let Ok(entries) = std::fs::read_dir(root.join(prefix)) else {
+                    continue;
+                };
+                let mut names: Vec<String> = entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| wildcard(seg, n))
+                    .collect();
+                names.sort();
+                next.extend(names.iter().map(|n| join_rel(prefix, n)));
+            }
+            found = next;
+        }
+        found.into_iter().find(|rel| {
+            !rel.is_empty()
+                && matches!(classify(root, Path::new(rel)), Place::Inside(_))
+                && root.join(rel).is_file()
+        })
+    })
+}
+
+fn join_rel(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+/// `*` matches any run of characters, everything else itself.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    if !name.starts_with(first) || name.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    if !name.ends_with(last) {
+        return false;
+    }
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 /// How a withheld hover's warning starts.
 pub const HOVER_LEFT_OUT: &str = "hover text left out";
 
@@ -140,6 +207,36 @@ pub fn left_out_warning(n: usize) -> Option<String> {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    #[test]
+    fn find_inside_tries_patterns_in_order_with_one_segment_wildcards() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for f in [
+            "cmake-build-release/cc.json",
+            "cmake-build-debug/cc.json",
+            "b/x.txt",
+        ] {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}").unwrap();
+        }
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("cc.json"), "[]").unwrap();
+        symlink(outside.path(), root.join("out")).unwrap();
+        let find =
+            |ps: &[&str]| find_inside(&root, &ps.iter().map(|p| p.to_string()).collect::<Vec<_>>());
+        assert_eq!(find(&["cc.json", "b/x.txt"]).as_deref(), Some("b/x.txt"));
+        assert_eq!(
+            find(&["cmake-build-*/cc.json"]).as_deref(),
+            Some("cmake-build-debug/cc.json"),
+            "name order"
+        );
+        assert_eq!(find(&["out/cc.json"]), None, "a symlink out of the root");
+        assert_eq!(find(&["b"]), None, "a folder is not a file");
+        assert!(wildcard("a*b*c", "aXbYc") && wildcard("a*", "a"));
+        assert!(!wildcard("a*b", "abc") && !wildcard("cmake-*", "build"));
+    }
 
     #[test]
     fn symlinks_out_escape_and_libraries_keep_their_name() {

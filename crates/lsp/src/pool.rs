@@ -791,6 +791,12 @@ async fn start(
             *w = w.replace(STATE_WORD, &state);
         }
     }
+    // What the project holds may add arguments (clangd: where its compilation database
+    // is, and a background index of it).
+    for extra in lsp.as_ref().map_or(&[][..], |l| &l.project_args[..]) {
+        let found = crate::confine::find_inside(&pool.root, &extra.find);
+        command = extra.apply(&command, &pool.root, found.as_deref());
+    }
     let mut env = config.env.clone();
     env.retain(|(k, _)| k != "PATH");
     env.push((

@@ -782,6 +782,116 @@ async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
     c.cancel().await.unwrap();
 }
 
+/// Every nav tool that has a map fallback uses it once the server cannot load the project
+/// (issue 16 item 4): references (the map's uses and the mentions it did not link),
+/// implementations (`extends`/`implements` edges), the call hierarchy both ways (the map's
+/// `calls` edges, incoming with its unlinked calls), workspace symbols (`map_search`) —
+/// each marked, none `LSP_NOT_READY`, none asking the server again after its failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_nav_tool_with_a_map_fallback_uses_it_when_the_server_cannot_load_the_project() {
+    let (dir, state) = fake_project();
+    let root = dir.path().join("repo");
+    std::fs::write(root.join("go.mod"), "module example.com/m\n\ngo 1.99.0\n").unwrap();
+    std::fs::write(
+        root.join("m.go"),
+        "package m\n\ntype Base struct{}\n\ntype Square struct {\n\tBase\n}\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int {\n\treturn Alpha()\n}\n\nfunc Gamma(x Thing) int {\n\treturn x.Alpha()\n}\n",
+    )
+    .unwrap();
+    let mut env = fake_env(
+        &state,
+        &[
+            (
+                "FAKE_LSP_LOAD_ERROR",
+                "go: go.mod requires go >= 1.99.0 (running go 1.19.8; GOTOOLCHAIN=local)",
+            ),
+            ("FAKE_LSP_LOAD_ERROR_MS", "2000"),
+        ],
+    );
+    env.push(("NAVMAP_LSP_GO", fake_lsp().display().to_string()));
+    let c = client(&root, &env).await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let alpha = json!({"file": "m.go", "line": 9, "col": 6});
+    let t0 = std::time::Instant::now();
+    let r = call(&c, "nav_references", alpha.clone()).await;
+    let first = t0.elapsed();
+    let d = ok(&r);
+    assert_eq!(d["source"], "fallback-map", "{r}");
+    assert_eq!(
+        d["locations"],
+        json!([{"file": "m.go", "at": ["12:9 return Alpha()"]}]),
+        "the map's use: {r}"
+    );
+    assert_eq!(
+        common::tier_rows(d, "unlinked"),
+        ["m.go 16:11 return x.Alpha()"],
+        "the mention the map did not link: {r}"
+    );
+    assert_eq!(d["complete"], false, "{r}");
+
+    let asks = [
+        (
+            "nav_implementations",
+            json!({"file": "m.go", "line": 3, "col": 6}),
+        ),
+        ("nav_callHierarchy", {
+            let mut a = alpha.clone();
+            a["direction"] = json!("incoming");
+            a
+        }),
+        (
+            "nav_callHierarchy",
+            json!({"file": "m.go", "line": 11, "col": 6, "direction": "outgoing"}),
+        ),
+        ("nav_workspaceSymbols", json!({"query": "Alpha"})),
+    ];
+    for (tool, args) in asks {
+        let t = std::time::Instant::now();
+        let r = call(&c, tool, args.clone()).await;
+        let took = t.elapsed();
+        let d = ok(&r);
+        assert!(
+            took < first,
+            "{tool} {args}: {took:?} after a first failure of {first:?}"
+        );
+        assert!(common::warned(&r, "fallback-map"), "{tool} marked: {r}");
+        match (tool, args["direction"].as_str()) {
+            ("nav_implementations", _) => {
+                assert_eq!(d["source"], "fallback-map", "{r}");
+                assert_eq!(d["lspError"]["code"], "LSP_FAILED", "{r}");
+                assert_eq!(
+                    common::anchors(&d["locations"])[0]["line"],
+                    5,
+                    "Square embeds Base: {r}"
+                );
+            }
+            ("nav_callHierarchy", Some("incoming")) => {
+                assert_eq!(d["source"], "fallback-map", "{r}");
+                assert!(has(&d["calls"], |c| c["name"] == "Beta"), "{r}");
+                assert_eq!(
+                    common::tier_rows(d, "unlinked"),
+                    ["m.go 16:11 return x.Alpha()"],
+                    "{r}"
+                );
+            }
+            ("nav_callHierarchy", _) => {
+                assert_eq!(d["source"], "fallback-map", "{r}");
+                assert!(has(&d["calls"], |c| c["name"] == "Alpha"), "{r}");
+            }
+            _ => {
+                assert!(
+                    has(&d["results"], |v| v["name"] == "Alpha"
+                        && v["source"] == "fallback-map"),
+                    "{r}"
+                );
+            }
+        }
+    }
+    // The server was asked once; the state answered the rest.
+    let asked = std::fs::read_to_string(state.join("log")).unwrap();
+    assert_eq!(asked.matches("load error").count(), 1, "{asked}");
+    c.cancel().await.unwrap();
+}
+
 /// `resolve` says "renamed, moved or deleted" only when the map shows it: a server whose
 /// outline lacks a symbol that the map, up to date for the file, has (jdtls after a failed
 /// import answers an empty outline) gets the map's position, unverified.

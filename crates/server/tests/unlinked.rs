@@ -64,59 +64,84 @@ const MISSING: &str = "\
 from .gone import Store
 ";
 
-fn project() -> tempfile::TempDir {
-    let dir = fixture("");
-    let root = dir.path();
-    for (path, text) in [
-        ("shop/__init__.py", ""),
-        ("shop/store.py", STORE),
-        ("shop/api.py", API),
-        ("jobs/__init__.py", ""),
-        ("jobs/sweep.py", SWEEP),
-        ("jobs/missing.py", MISSING),
-    ] {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+/// Beside linked uses, in a file the language server does see: an untyped receiver and a
+/// reflective call, which neither it nor the map can link.
+const LOOSE: &str = "\
+from shop.store import Store
+
+
+def typed():
+    return Store().refresh()
+
+
+def untyped(s):
+    return s.refresh()
+
+
+def reflective(obj):
+    return getattr(obj, \"refresh\")()
+";
+
+/// [`project`] plus `shop/loose.py` ([`LOOSE`]), for the live tools.
+fn live_project() -> tempfile::TempDir {
+    let dir = project();
+    write_tree(dir.path(), &[("shop/loose.py", LOOSE)]);
     dir
 }
 
-/// `(file, in, rows)` of the unlinked tier.
-fn tier(d: &Value) -> Vec<(String, String, Vec<String>)> {
-    d["unlinked"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no unlinked tier in {d}"))
-        .iter()
-        .map(|g| {
-            (
-                g["file"].as_str().unwrap().to_string(),
-                g["in"].as_str().unwrap_or("").to_string(),
-                g["rows"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|r| r.as_str().unwrap().to_string())
-                    .collect(),
-            )
-        })
-        .collect()
+/// The rows of a live answer that account for the unlinkable uses of `Store.refresh` in
+/// [`live_project`]: in `shop/loose.py`, which the server answered for, the untyped and
+/// the reflective call are `unlinked`; in `jobs/sweep.py`, where it found nothing, the
+/// map's mentions are `unverified`; `c.refresh()` on a `Cache` is in neither.
+fn assert_unlinkable_uses_accounted(env: &Value) {
+    let d = ok(env);
+    let unlinked = tier_rows(d, "unlinked");
+    let has = |rows: &[String], prefix: &str, text: &str| {
+        rows.iter()
+            .any(|r| r.starts_with(prefix) && r.contains(text))
+    };
+    assert!(
+        has(&unlinked, "shop/loose.py 9:", "s.refresh()"),
+        "the untyped receiver: {env}"
+    );
+    assert!(
+        has(&unlinked, "shop/loose.py 13:", "getattr(obj, \"refresh\")"),
+        "the reflective call: {env}"
+    );
+    assert!(
+        !has(&unlinked, "shop/loose.py 5:", ""),
+        "the typed call is the server's: {env}"
+    );
+    let unverified = tier_rows(d, "unverified");
+    assert!(
+        has(&unverified, "jobs/sweep.py 5:7", "s.refresh()")
+            && has(&unverified, "jobs/sweep.py 9:19", "getattr"),
+        "{env}"
+    );
+    let all: Vec<&String> = unlinked.iter().chain(&unverified).collect();
+    assert!(
+        !all.iter().any(|r| r.contains("c.refresh()")),
+        "a Cache's refresh is provably something else: {env}"
+    );
+    assert_eq!(d["unlinkedTotal"], unlinked.len(), "{env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(warned(env, "listed as unlinked"), "{env}");
 }
 
-fn neighbor_names(d: &Value) -> Vec<String> {
-    d["neighbors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| {
-            n["id"]
-                .as_str()
-                .or(n["name"].as_str())
-                .or(n.as_str())
-                .unwrap()
-                .to_string()
-        })
-        .collect()
+fn project() -> tempfile::TempDir {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[
+            ("shop/__init__.py", ""),
+            ("shop/store.py", STORE),
+            ("shop/api.py", API),
+            ("jobs/__init__.py", ""),
+            ("jobs/sweep.py", SWEEP),
+            ("jobs/missing.py", MISSING),
+        ],
+    );
+    dir
 }
 
 #[tokio::test]
@@ -135,7 +160,7 @@ async fn callers_account_for_unlinked_calls() {
             names.iter().any(|n| n.contains("handler")),
             "the typed call is linked: {d}"
         );
-        let tier = tier(d);
+        let tier = unlinked_tier(d);
         assert_eq!(
             tier,
             vec![
@@ -170,7 +195,7 @@ async fn subclasses_and_importers_account_for_unlinked_mentions() {
     .await;
     let d = ok(&env);
     assert_eq!(
-        tier(d),
+        unlinked_tier(d),
         vec![(
             "jobs/sweep.py".to_string(),
             "Fancy".to_string(),
@@ -188,7 +213,7 @@ async fn subclasses_and_importers_account_for_unlinked_mentions() {
     let d = ok(&env);
     // `shop/api.py` imports it from its module (an edge between files): linked.
     assert_eq!(
-        tier(d),
+        unlinked_tier(d),
         vec![(
             "jobs/missing.py".to_string(),
             String::new(),
@@ -242,15 +267,19 @@ async fn the_unlinked_tier_is_cut_and_paged_like_any_list() {
     let d = ok(&env);
     assert_eq!(d["unlinkedTotal"], 122, "{d}");
     assert_eq!(env["truncated"], true, "{env}");
-    let first = tier(d).len();
+    let first = unlinked_tier(d).len();
     assert!(first < 122, "{env}");
     let cursor = env["cursor"].as_str().expect("a cursor").to_string();
     let mut next = args.clone();
     next["cursor"] = cursor.into();
     let env2 = call(&c, "map_neighbors", next).await;
-    let groups2 = tier(ok(&env2));
+    let groups2 = unlinked_tier(ok(&env2));
     assert!(!groups2.is_empty(), "{env2}");
-    assert_ne!(tier(d)[0], groups2[0], "the next page moves on: {env2}");
+    assert_ne!(
+        unlinked_tier(d)[0],
+        groups2[0],
+        "the next page moves on: {env2}"
+    );
 }
 
 #[tokio::test]
@@ -292,20 +321,19 @@ async fn nav_references_names_the_files_pyright_does_not_see() {
     }
     let dir = fixture("");
     let root = dir.path();
-    for (path, text) in [
-        ("pyproject.toml", "[tool.pyright]\ninclude = [\"src\"]\n"),
-        ("src/shop/__init__.py", ""),
-        ("src/shop/store.py", STORE),
-        ("src/shop/api.py", API),
-        (
-            "tests/test_store.py",
-            "from shop.store import Store\n\n\ndef test_refresh():\n    s = Store()\n    assert s.refresh() == 1\n",
-        ),
-    ] {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    write_tree(
+        root,
+        &[
+            ("pyproject.toml", "[tool.pyright]\ninclude = [\"src\"]\n"),
+            ("src/shop/__init__.py", ""),
+            ("src/shop/store.py", STORE),
+            ("src/shop/api.py", API),
+            (
+                "tests/test_store.py",
+                "from shop.store import Store\n\n\ndef test_refresh():\n    s = Store()\n    assert s.refresh() == 1\n",
+            ),
+        ],
+    );
     let c = serve_built(root).await;
     let env = call(
         &c,
@@ -353,28 +381,27 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
     }
     let dir = fixture("");
     let root = dir.path();
-    for (path, text) in [
-        (
-            "tsconfig.json",
-            "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n",
-        ),
-        (
-            "src/store.ts",
-            "export class Store {\n  refresh(): number {\n    return 1;\n  }\n}\n",
-        ),
-        (
-            "src/fancy.ts",
-            "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n",
-        ),
-        (
-            "tests/extra.ts",
-            "import { Store } from \"../src/store\";\n\nexport class Extra extends Store {}\n",
-        ),
-    ] {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    write_tree(
+        root,
+        &[
+            (
+                "tsconfig.json",
+                "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n",
+            ),
+            (
+                "src/store.ts",
+                "export class Store {\n  refresh(): number {\n    return 1;\n  }\n}\n",
+            ),
+            (
+                "src/fancy.ts",
+                "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n",
+            ),
+            (
+                "tests/extra.ts",
+                "import { Store } from \"../src/store\";\n\nexport class Extra extends Store {}\n",
+            ),
+        ],
+    );
     let c = serve_built(root).await;
     let env = call(
         &c,
@@ -402,25 +429,6 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
     assert_eq!(unverified[0]["in"], "Extra", "{env}");
     assert_eq!(d["complete"], false, "{env}");
     assert!(warned(&env, "tsconfig.json"), "the cause is named: {env}");
-}
-
-/// Writes `files` (path, text) under `root`.
-fn write_tree(root: &std::path::Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
-/// The files of an answer's `unverified` groups.
-fn unverified_files(d: &Value) -> Vec<&str> {
-    d["unverified"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|g| g["file"].as_str())
-        .collect()
 }
 
 /// `nav_callHierarchy` incoming cross-checks like `nav_references`: with a pyright
@@ -501,23 +509,7 @@ async fn nav_references_without_compile_commands_is_not_silently_partial() {
     }
     let dir = fixture("");
     let root = dir.path();
-    let caller = |name: &str| {
-        format!("#include \"util.h\"\n\nint {name}(void) {{\n    return scale(2) + scale(3);\n}}\n")
-    };
-    let (a, b, c_) = (caller("run_a"), caller("run_b"), caller("run_c"));
-    write_tree(
-        root,
-        &[
-            ("util.h", "int scale(int x);\n"),
-            (
-                "util.c",
-                "#include \"util.h\"\n\nint scale(int x) {\n    return x * 2;\n}\n\nint twice(void) {\n    return scale(scale(1));\n}\n",
-            ),
-            ("a.c", &a),
-            ("b.c", &b),
-            ("c.c", &c_),
-        ],
-    );
+    write_tree(root, &c_project());
     assert!(!root.join("compile_commands.json").exists());
     let c = serve_built(root).await;
     let env = call(&c, "nav_references", json!({"nodeId": "c:util.c#scale"})).await;
@@ -553,4 +545,294 @@ async fn nav_references_without_compile_commands_is_not_silently_partial() {
             .sum();
         assert_eq!(d["unverifiedTotal"], rows, "{env}");
     }
+}
+
+/// Contract §2 for `nav_references`: pyright's references to `Store.refresh` leave out a
+/// call on an untyped receiver and a reflective `getattr`; the answer lists them apart
+/// (`unlinked` where pyright answered for the file, `unverified` where it found nothing).
+#[tokio::test]
+async fn nav_references_accounts_for_the_uses_pyright_cannot_link() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = live_project();
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "nav_references",
+        json!({"nodeId": "py:shop/store.py#Store.refresh"}),
+    )
+    .await;
+    let files: Vec<&str> = ok(&env)["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["file"].as_str())
+        .collect();
+    assert!(
+        files.contains(&"shop/api.py") && files.contains(&"shop/loose.py"),
+        "{env}"
+    );
+    assert_unlinkable_uses_accounted(&env);
+}
+
+/// The same for incoming `nav_callHierarchy`: the callers pyright finds, and the calls it
+/// cannot attribute, apart.
+#[tokio::test]
+async fn nav_call_hierarchy_accounts_for_the_calls_pyright_cannot_link() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = live_project();
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "nav_callHierarchy",
+        json!({"nodeId": "py:shop/store.py#Store.refresh", "direction": "incoming"}),
+    )
+    .await;
+    let callers: Vec<&str> = ok(&env)["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(
+        callers.contains(&"handler") && callers.contains(&"typed"),
+        "{env}"
+    );
+    assert_unlinkable_uses_accounted(&env);
+}
+
+/// `nav_workspaceSymbols` with pyright configured to see `src/` only: a definition of the
+/// name under `tests/` that the map has is `unverified`, the configuration named.
+#[tokio::test]
+async fn nav_workspace_symbols_names_the_definitions_pyright_does_not_see() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    write_tree(
+        root,
+        &[
+            ("pyproject.toml", "[tool.pyright]\ninclude = [\"src\"]\n"),
+            ("src/shop/__init__.py", ""),
+            ("src/shop/store.py", STORE),
+            ("src/shop/sweeper.py", "def sweep_all():\n    return 1\n"),
+            ("tests/helpers.py", "def sweep_all():\n    return 2\n"),
+        ],
+    );
+    let c = serve_built(root).await;
+    let env = call(&c, "nav_workspaceSymbols", json!({"query": "sweep_all"})).await;
+    let d = ok(&env);
+    let files = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["file"].as_str().map(String::from))
+            .collect()
+    };
+    assert!(
+        files(&d["results"]).contains(&"src/shop/sweeper.py".to_string()),
+        "{env}"
+    );
+    assert!(
+        !files(&d["results"]).contains(&"tests/helpers.py".to_string()),
+        "pyright sees tests/ after all: {env}"
+    );
+    assert_eq!(files(&d["unverified"]), ["tests/helpers.py"], "{env}");
+    assert_eq!(d["unverifiedTotal"], 1, "{env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(warned(&env, "pyproject.toml"), "the cause is named: {env}");
+
+    // Every definition seen: no cross-check rows.
+    let env = call(&c, "nav_workspaceSymbols", json!({"query": "Store"})).await;
+    let d = ok(&env);
+    assert!(d.get("unverified").is_none(), "{env}");
+}
+
+/// `map_path` that finds no call chain says when the target has calls the map could not
+/// link: the "no path" is the map's, and where to look is named.
+#[tokio::test]
+async fn map_path_without_a_chain_counts_the_unlinked_calls_of_its_target() {
+    let dir = project();
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_path",
+        json!({"from": "py:jobs/sweep.py#sweep", "to": "py:shop/store.py#Store.refresh"}),
+    )
+    .await;
+    let d = ok(&env);
+    assert_eq!(d["found"], false, "{env}");
+    assert_eq!(d["unlinkedTotal"], 2, "sweep's and reflect's calls: {env}");
+    assert_eq!(d["complete"], false, "{env}");
+    assert!(
+        d["hint"].as_str().unwrap().contains("map_neighbors"),
+        "{env}"
+    );
+    // A target every call of which is linked: a plain "no path".
+    let env = call(
+        &c,
+        "map_path",
+        json!({"from": "py:jobs/sweep.py#sweep", "to": "py:shop/store.py#helper"}),
+    )
+    .await;
+    let d = ok(&env);
+    assert_eq!(d["found"], false, "{env}");
+    assert!(
+        d.get("unlinkedTotal").is_none() && d.get("complete").is_none(),
+        "{env}"
+    );
+}
+
+/// A C project: `scale` defined in `util.c`, called there and from `a.c`, `b.c`, `c.c`.
+fn c_project() -> Vec<(&'static str, &'static str)> {
+    let caller = |name: &str| -> &'static str {
+        Box::leak(
+            format!(
+                "#include \"util.h\"\n\nint {name}(void) {{\n    return scale(2) + scale(3);\n}}\n"
+            )
+            .into_boxed_str(),
+        )
+    };
+    vec![
+        ("util.h", "int scale(int x);\n"),
+        (
+            "util.c",
+            "#include \"util.h\"\n\nint scale(int x) {\n    return x * 2;\n}\n\nint twice(void) {\n    return scale(scale(1));\n}\n",
+        ),
+        ("a.c", caller("run_a")),
+        ("b.c", caller("run_b")),
+        ("c.c", caller("run_c")),
+    ]
+}
+
+/// Issue 16: clangd is told where the compilation database is when it sits where clangd
+/// would not look by itself (`cmake-build-*/`), or in `build/`, and indexes it in the
+/// background (`[[lsp.project_args]]` of the C manifest): references to `scale` reach
+/// the callers in files that were never opened, and nothing is left unverified.
+#[tokio::test]
+async fn nav_references_with_compile_commands_finds_callers_in_unopened_files() {
+    if !require("clangd", true) {
+        return;
+    }
+    for folder in ["build", "cmake-build-debug"] {
+        let dir = fixture("");
+        let root = dir.path().canonicalize().unwrap();
+        write_tree(&root, &c_project());
+        let entries: Vec<Value> = ["util.c", "a.c", "b.c", "c.c"]
+            .iter()
+            .map(|f| {
+                json!({"directory": root.display().to_string(),
+                       "file": root.join(f).display().to_string(),
+                       "arguments": ["cc", "-c", f]})
+            })
+            .collect();
+        write_tree(
+            &root,
+            &[(
+                &format!("{folder}/compile_commands.json"),
+                &serde_json::to_string(&entries).unwrap(),
+            )],
+        );
+        let c = serve_built(&root).await;
+        // The background index fills in while the first questions are asked: wait for it
+        // (bounded), then the answer must hold every caller.
+        let mut env = Value::Null;
+        for _ in 0..60 {
+            env = call(&c, "nav_references", json!({"nodeId": "c:util.c#scale"})).await;
+            let found: Vec<String> = ok(&env)["locations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|g| g["file"].as_str().map(String::from))
+                .collect();
+            if ["a.c", "b.c", "c.c"]
+                .iter()
+                .all(|f| found.contains(&f.to_string()))
+            {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+        let d = ok(&env);
+        let found: Vec<&str> = d["locations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|g| g["file"].as_str())
+            .collect();
+        for f in ["util.c", "a.c", "b.c", "c.c"] {
+            assert!(found.contains(&f), "{folder}: {f} missing: {env}");
+        }
+        assert!(d.get("unverified").is_none(), "{folder}: {env}");
+        assert!(
+            !warned(&env, "compile_commands.json"),
+            "{folder}: no missing-database cause: {env}"
+        );
+        c.cancel().await.ok();
+    }
+}
+
+/// Contract §2 for `nav_implementations`: tsserver lists `Fancy extends Store`, not a
+/// class whose base is reached through an untyped value (`lib: any`); that base mention
+/// is `unlinked` in the file tsserver answered for, `unverified` in one it did not.
+#[tokio::test]
+async fn nav_implementations_accounts_for_the_bases_tsserver_cannot_link() {
+    if !require("typescript-language-server", true) {
+        return;
+    }
+    let dir = fixture("");
+    let root = dir.path();
+    write_tree(
+        root,
+        &[
+            (
+                "tsconfig.json",
+                "{\"compilerOptions\": {\"strict\": true}}\n",
+            ),
+            (
+                "src/store.ts",
+                "export class Store {\n  refresh(): number {\n    return 1;\n  }\n}\n",
+            ),
+            (
+                "src/fancy.ts",
+                "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n\ndeclare const lib: any;\nexport class Loose extends lib.Store {}\n",
+            ),
+            (
+                "src/other.ts",
+                "declare const lib: any;\nexport class Other extends lib.Store {}\n",
+            ),
+        ],
+    );
+    let c = serve_built(root).await;
+    let env = call(
+        &c,
+        "nav_implementations",
+        json!({"nodeId": "ts:src/store.ts#Store"}),
+    )
+    .await;
+    let d = ok(&env);
+    let found = anchors(&d["locations"]);
+    assert!(
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["file"] == "src/fancy.ts" && a["line"] == 3),
+        "{env}"
+    );
+    assert_eq!(
+        mention_groups(d, "unlinked"),
+        vec![(
+            "src/fancy.ts".to_string(),
+            "Loose".to_string(),
+            vec!["6:32 export class Loose extends lib.Store {}".to_string()]
+        )],
+        "{env}"
+    );
+    assert_eq!(unverified_files(d), ["src/other.ts"], "{env}");
+    assert_eq!(d["complete"], false, "{env}");
 }

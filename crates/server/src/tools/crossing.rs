@@ -7,6 +7,11 @@
 //! language's `[[lsp.scope_causes]]` (the project's configuration excludes them, no
 //! build information).
 //!
+//! In the files the server did answer for, the mentions at lines the answer does not hold
+//! (a call on an untyped receiver, a reflective `getattr(obj, "name")`) come as the
+//! `unlinked` tier (`unlinked.rs`'s shape, with `unlinkedTotal`): what the server did not
+//! link, labelled apart from what it did.
+//!
 //! Only when the target is a node of the map (a `nodeId`, or a position on a
 //! definition's name): a position on a use has no map node to check against.
 
@@ -21,7 +26,7 @@ use navmap_map::MentionSite;
 use serde_json::Value;
 
 use super::nav_common::Target;
-use super::unlinked::rows_json;
+use super::unlinked::{self, rows_json};
 use crate::ServerContext;
 
 /// What the envelope calls the cut items.
@@ -46,40 +51,90 @@ fn node_of(ctx: &ServerContext, t: &Target) -> Option<String> {
         .map(|n| n.id)
 }
 
-/// The map's mentions of the target's name (linked or not, none excluded) in files the
-/// server's answer does not hold, by file and position; `kinds` keeps those mention kinds (`MentionSite::kind`;
-/// empty = all), `keep` applies the call's own filters. Empty when the target is no map
-/// node or the map is not built.
+/// Where a server's answer put the uses it found: (file, line) pairs, root-relative.
+#[derive(Debug, Default)]
+pub struct Answered {
+    lines: HashSet<(String, u32)>,
+    files: HashSet<String>,
+}
+
+impl Answered {
+    /// One use the server listed.
+    pub fn add(&mut self, file: &str, line: u32) {
+        self.files.insert(file.to_string());
+        self.lines.insert((file.to_string(), line));
+    }
+
+    /// The `{file, line}` anchors of an answer (anchors outside the root have no `file`).
+    pub fn from_anchors<'a>(anchors: impl IntoIterator<Item = &'a Value>) -> Self {
+        let mut out = Self::default();
+        for a in anchors {
+            if let (Some(f), Some(l)) = (a["file"].as_str(), a["line"].as_u64()) {
+                out.add(f, l as u32);
+            }
+        }
+        out
+    }
+}
+
+/// What a live answer leaves out of the map's mentions of the target's name.
+#[derive(Debug, Default)]
+pub struct Unseen {
+    /// Every mention (linked by the map or not, none excluded) in files the answer holds
+    /// nothing of: the `unverified` rows.
+    pub files: Vec<MentionSite>,
+    /// Mentions (linked by the map or not, none excluded) in files the answer holds (and
+    /// the target's own file), at lines it does not: the `unlinked` tier.
+    pub lines: Vec<MentionSite>,
+}
+
+/// The map's mentions of the target's name that the server's answer does not hold (see
+/// [`Unseen`]), by file and position; `kinds` keeps those mention kinds
+/// (`MentionSite::kind`; empty = all), `keep` applies the call's own filters. Empty when
+/// the target is no map node or the map is not built.
 pub async fn unseen(
     ctx: &Arc<ServerContext>,
     t: &Target,
-    answered: HashSet<String>,
+    answered: Answered,
     kinds: &'static [&'static str],
     keep: impl Fn(&str) -> bool + Send + 'static,
-) -> Vec<MentionSite> {
+) -> Unseen {
     let Some(id) = node_of(ctx, t) else {
-        return Vec::new();
+        return Unseen::default();
     };
     let map = ctx.map.clone();
     let own = t.rel.clone();
     tokio::task::spawn_blocking(move || {
         let Ok(check) = map.mention_check(&id) else {
-            return Vec::new();
+            return Unseen::default();
         };
-        let mut sites: Vec<MentionSite> = check
+        let wanted =
+            |s: &MentionSite| (kinds.is_empty() || kinds.contains(&s.kind)) && keep(&s.file);
+        // The server has the target's own file open: it answered for it.
+        let seen_file = |f: &str| answered.files.contains(f) || f == own;
+        let mut files: Vec<MentionSite> = check
             .linked_sites
-            .into_iter()
-            .chain(check.unlinked)
-            .filter(|s| {
-                !answered.contains(&s.file)
-                    && s.file != own
-                    && (kinds.is_empty() || kinds.contains(&s.kind))
-                    && keep(&s.file)
-            })
+            .iter()
+            .chain(&check.unlinked)
+            .cloned()
+            .filter(|s| !seen_file(&s.file) && wanted(s))
             .collect();
         // By file and position, like the server's own locations.
-        sites.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
-        sites
+        files.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+        // Kept in the map's rank (the node's own directory first, calls first); the map's
+        // own links too: the server did not confirm them (an untyped receiver the map
+        // linked by name).
+        let lines: Vec<MentionSite> = check
+            .unlinked
+            .into_iter()
+            .chain(check.linked_sites)
+            .filter(|s| {
+                seen_file(&s.file)
+                    && !answered.lines.contains(&(s.file.clone(), s.line))
+                    && wanted(s)
+            })
+            .collect();
+        Unseen { files, lines }
     })
     .await
     .unwrap_or_default()
@@ -108,21 +163,36 @@ pub fn cause(root: &Path, lang: &Language) -> Option<String> {
         if let Some(f) = by_file {
             return Some(c.reason.replace("{file}", f));
         }
-        (!c.absent.is_empty() && !c.absent.iter().any(|f| exists(f)))
+        (!c.absent.is_empty() && confine::find_inside(root, &c.absent).is_none())
             .then(|| c.reason.replace("{file}", ""))
     })
 }
 
-/// Adds the `unverified` rows to `data` and declares them; the payload unchanged when the
-/// server's answer covered every file the map sees.
+/// Adds the `unverified` rows and the `unlinked` tier to `data` and declares them, with
+/// the warnings that say so; the payload unchanged when the server's answer accounts for
+/// every mention the map sees.
 pub fn add(
     root: &Path,
     lang: &Language,
     mut payload: Payload,
-    sites: &[MentionSite],
-) -> (Payload, Option<String>) {
+    unseen: &Unseen,
+) -> (Payload, Vec<String>) {
+    let mut warnings = Vec::new();
+    let narrowing = "Pass fileFilter to narrow";
+    if !unseen.lines.is_empty() {
+        let data = &mut payload.data;
+        data["unlinked"] = Value::Array(rows_json(root, &unseen.lines));
+        data["unlinkedTotal"] = unseen.lines.len().into();
+        data["complete"] = Value::Bool(false);
+        payload = unlinked::declare(payload, narrowing);
+        warnings.push(format!(
+            "{} mention(s) of the name that neither the language server nor the map could link (an untyped receiver, a reflective or dynamic use…): listed as unlinked.",
+            unseen.lines.len()
+        ));
+    }
+    let sites = &unseen.files;
     if sites.is_empty() {
-        return (payload, None);
+        return (payload, warnings);
     }
     let data = &mut payload.data;
     let files: HashSet<&str> = sites.iter().map(|s| s.file.as_str()).collect();
@@ -132,12 +202,12 @@ pub fn add(
     let why = cause(root, lang)
         .map(|c| format!(" Likely cause: {c}."))
         .unwrap_or_default();
-    let warning = format!(
+    warnings.push(format!(
         "The language server's answer leaves out {} file(s) where the map sees mentions of the name: listed as unverified.{why}",
         files.len()
-    );
+    ));
     let payload = payload
-        .list(ListSpec::new("/unverified/*/rows", KIND).narrowing("Pass fileFilter to narrow"))
-        .list(ListSpec::new("/unverified", KIND).narrowing("Pass fileFilter to narrow"));
-    (payload, Some(warning))
+        .list(ListSpec::new("/unverified/*/rows", KIND).narrowing(narrowing))
+        .list(ListSpec::new("/unverified", KIND).narrowing(narrowing));
+    (payload, warnings)
 }

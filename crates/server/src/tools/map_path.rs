@@ -9,8 +9,12 @@
 //! says which kinds the path uses. The path is never cut: a partial path would mislead;
 //! long strings are shortened instead.
 //!
+//! When no chain of the asked kinds (calls by default) exists, the mentions of `to`'s name
+//! the map did not link may be the missing step: `unlinkedTotal` counts them, the `hint`
+//! points to `map_neighbors`, and `complete: false` says the "no path" is the map's.
+//!
 //! The answer is `{found, path: [{id, kind, line, edgeToNext?: {kind, confidence}}],
-//! edgeKinds?, hint?, from?, to?}` (docs/answers.md): each step a compact node view,
+//! edgeKinds?, hint?, unlinkedTotal?, complete?, from?, to?}` (docs/answers.md): each step a compact node view,
 //! every edge forward; `from`/`to` name the node a name was resolved to.
 
 use std::sync::Arc;
@@ -23,6 +27,7 @@ use super::map_common::{
 };
 use super::map_neighbors::edge_kinds;
 use super::symbol::resolve_name;
+use super::unlinked;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 use navmap_map::EdgeKind;
@@ -69,13 +74,23 @@ impl Tool for MapPath {
                 if calls_first {
                     let r = m.path(&a, &b, Some(&[EdgeKind::Calls]), max)?;
                     if r.found {
-                        return Ok((r, true));
+                        return Ok((r, true, 0));
                     }
                 }
-                Ok((m.path(&a, &b, kinds.as_deref(), max)?, false))
+                let r = m.path(&a, &b, kinds.as_deref(), max)?;
+                // No chain of the asked kinds: the uses of `to` the map did not link may
+                // be the missing step (contract §2: a miss is never silent).
+                let asked: Option<&[EdgeKind]> = match calls_first {
+                    true => Some(&[EdgeKind::Calls]),
+                    false => kinds.as_deref(),
+                };
+                let unlinked = unlinked::for_kinds(m.mention_check(&b)?, asked)
+                    .unlinked
+                    .len();
+                Ok((r, false, unlinked))
             })
             .await;
-            let (r, by_calls) = r?;
+            let (r, by_calls, unlinked_total) = r?;
             let path: Vec<Value> = r
                 .path
                 .iter()
@@ -111,6 +126,19 @@ impl Tool for MapPath {
                     uses.join(", ")
                 )
                 .into();
+            }
+            if unlinked_total > 0 {
+                let what = if calls_first { "call" } else { "use" };
+                let said = data["hint"]
+                    .as_str()
+                    .map(|h| format!("{h} "))
+                    .unwrap_or_default();
+                data["hint"] = format!(
+                    "{said}`to` has {unlinked_total} {what} mention(s) the map could not link: a {what} chain may go through one; map_neighbors on `to` with direction: 'in' lists them (unlinked)."
+                )
+                .into();
+                data["unlinkedTotal"] = unlinked_total.into();
+                data["complete"] = false.into();
             }
             for (chosen, given, key) in [(&from, &from_arg, "from"), (&to, &to_arg, "to")] {
                 if chosen.id != *given || !chosen.alternatives.is_empty() {

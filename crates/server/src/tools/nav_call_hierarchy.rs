@@ -44,7 +44,7 @@ use std::sync::Arc;
 
 use navmap_envelope::{ErrorCode, ListSpec, Payload, ToolError};
 use navmap_lsp::{CallItem, DocumentSymbol, LspError, Position};
-use navmap_map::{Direction, EdgeKind, MentionSite, NodeKind};
+use navmap_map::{Direction, EdgeKind, MentionCheck, NodeKind};
 use serde_json::{Value, json};
 
 use super::crossing;
@@ -54,6 +54,7 @@ use super::nav_common::{
     lsp_error, mark_incomplete, nav_narrowing, nearby, position_params, where_they_are,
 };
 use super::nav_references::FileFilter;
+use super::unlinked;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
@@ -113,6 +114,7 @@ impl Tool for NavCallHierarchy {
                 outlines: HashMap::new(),
                 warnings: t.warnings.clone(),
                 complete: true,
+                map_unlinked: None,
             };
 
             // Prepare at the position; once more at the enclosing symbol if that finds nothing.
@@ -270,38 +272,51 @@ impl Tool for NavCallHierarchy {
     }
 }
 
-/// Incoming: the map's call mentions of the target's name in files that hold none of the
-/// server's direct callers (docs/answers.md "Live answers cross-checked"), the call's
-/// `fileFilter` and `excludeTests` applied; none for outgoing.
+/// Incoming: the map's call mentions (calls and value uses: a callback, a reflective
+/// `getattr`) of the target's name that the server's direct callers do not hold — every
+/// one in files without such a caller, the unlinked ones at other lines of the files
+/// with one (docs/answers.md "Live answers cross-checked") —, the call's `fileFilter` and
+/// `excludeTests` applied; none for outgoing.
 async fn unseen_callers(
     ctx: &Arc<ServerContext>,
     t: &Target,
     args: &Args,
     incoming: bool,
     calls: &[Value],
-) -> Result<Vec<MentionSite>, ToolError> {
+) -> Result<crossing::Unseen, ToolError> {
     if !incoming {
-        return Ok(Vec::new());
+        return Ok(crossing::Unseen::default());
     }
     // Before the filters: a caller the filter leaves out was still seen by the server.
-    let answered = calls
+    let mut answered = crossing::Answered::default();
+    for c in calls
         .iter()
         .filter(|c| c["depth"].as_u64().unwrap_or(1) == 1)
-        .flat_map(|c| {
-            let sites = c["sites"].as_array().into_iter().flatten();
-            std::iter::once(&c["file"]).chain(sites.map(|s| &s["file"]))
-        })
-        .filter_map(|f| f.as_str().map(str::to_string))
-        .collect();
+    {
+        let Some(file) = c["file"].as_str() else {
+            continue;
+        };
+        if let Some(line) = c["line"].as_u64() {
+            answered.add(file, line as u32);
+        }
+        for s in c["sites"].as_array().into_iter().flatten() {
+            if let Some(line) = s["line"].as_u64() {
+                answered.add(s["file"].as_str().unwrap_or(file), line as u32);
+            }
+        }
+    }
     let filter = match args.opt_str("fileFilter").filter(|f| !f.trim().is_empty()) {
         Some(f) => Some(FileFilter::parse(args, f)?),
         None => None,
     };
     let exclude_tests = args.opt_bool("excludeTests").unwrap_or(false);
-    Ok(crossing::unseen(ctx, t, answered, &["call"], move |file| {
-        filter.as_ref().is_none_or(|f| f.matches(file)) && !(exclude_tests && is_test_path(file))
-    })
-    .await)
+    Ok(
+        crossing::unseen(ctx, t, answered, &["call", "value"], move |file| {
+            filter.as_ref().is_none_or(|f| f.matches(file))
+                && !(exclude_tests && is_test_path(file))
+        })
+        .await,
+    )
 }
 
 /// The answer with the unseen callers as `unverified` rows and the warning naming them.
@@ -309,10 +324,10 @@ fn with_unseen(
     ctx: &Arc<ServerContext>,
     t: &Target,
     payload: Payload,
-    unseen: &[MentionSite],
+    unseen: &crossing::Unseen,
 ) -> Payload {
-    let (payload, warning) = crossing::add(&ctx.root, &t.lang, payload, unseen);
-    warning.into_iter().fold(payload, Payload::warn)
+    let (payload, warnings) = crossing::add(&ctx.root, &t.lang, payload, unseen);
+    warnings.into_iter().fold(payload, Payload::warn)
 }
 
 /// Where an item's name is: identifies it across answers.
@@ -368,6 +383,9 @@ struct Run<'a> {
     outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
     warnings: Vec<String>,
     complete: bool,
+    /// Incoming from the map (`fallback-map`): the call mentions of the root's name the
+    /// map did not link, for the answer's `unlinked` tier (contract §2).
+    map_unlinked: Option<MentionCheck>,
 }
 
 impl<'a> Run<'a> {
@@ -433,7 +451,24 @@ impl<'a> Run<'a> {
             let name = t.word().unwrap_or_default();
             self.item_json(&t.abs, t.pos, t.pos.line, &name, "unknown", None)
         });
-        self.finish(root, incoming, depth, "fallback-map", calls, None)
+        // The map's callers account for the calls of the name it did not link, like
+        // map_neighbors (the call's filters hold for them too).
+        let check = self.map_unlinked.take().map(|mut c| {
+            let exclude_tests = self.args.opt_bool("excludeTests").unwrap_or(false);
+            c.unlinked.retain(|m| {
+                self.filter.as_ref().is_none_or(|f| f.matches(&m.file))
+                    && !(exclude_tests && is_test_path(&m.file))
+            });
+            c
+        });
+        let ctx = self.ctx;
+        let mut payload = self.finish(root, incoming, depth, "fallback-map", calls, None);
+        if let Some(c) = check
+            && unlinked::add_tier(&ctx.root, &mut payload.data, &c)
+        {
+            payload = unlinked::declare(payload, "Pass fileFilter or excludeTests to narrow");
+        }
+        payload
     }
 
     /// Outgoing calls from the map's `calls` edges (fallback-map) when the server has no
@@ -476,18 +511,28 @@ impl<'a> Run<'a> {
             else {
                 return Ok(None);
             };
-            map.neighbors(
+            let r = map.neighbors(
                 &node.id,
                 direction,
                 Some(&[EdgeKind::Calls]),
                 depth as u32,
                 MAX_CALLS,
-            )
-            .map(Some)
+            )?;
+            let check = match incoming {
+                true => Some(unlinked::for_kinds(
+                    map.mention_check(&node.id)?,
+                    Some(&[EdgeKind::Calls]),
+                )),
+                false => None,
+            };
+            Ok(Some((r, check)))
         })
         .await;
         let result = match found {
-            Ok(Some(r)) => r,
+            Ok(Some((r, check))) => {
+                self.map_unlinked = check;
+                r
+            }
             Ok(None) => {
                 self.warnings.push(format!(
                     "{reason}, and the map knows no definition at {}:{line} (fallback-map); {what} unknown.",

@@ -52,11 +52,9 @@ impl Tool for NavImplementations {
             let mut locations: Vec<_> = answer.value.iter().map(|l| anchors.location(l)).collect();
             locations.sort_by(by_place_file_line);
             let total = locations.len();
-            // Files where the map sees the name as a base but the server's answer has none.
-            let answered = locations
-                .iter()
-                .filter_map(|a| a["file"].as_str().map(str::to_string))
-                .collect();
+            // The map's base-class mentions of the name the server's answer does not hold
+            // (an implementation's location is its name, on the line of its bases).
+            let answered = super::crossing::Answered::from_anchors(&locations);
             let unseen = super::crossing::unseen(ctx, &t, answered, &["base"], |_| true).await;
             let mut data = json!({
                 "target": t.json(),
@@ -69,14 +67,14 @@ impl Tool for NavImplementations {
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/locations", "files").narrowing(narrowing))
                 .list(ListSpec::new("/locations/*/at", "implementations").narrowing(narrowing));
-            let (payload, crossing_warning) =
+            let (payload, crossing_warnings) =
                 super::crossing::add(&ctx.root, &t.lang, payload, &unseen);
             let warnings = t
                 .warnings
                 .iter()
                 .cloned()
                 .chain(answer.warnings)
-                .chain(crossing_warning);
+                .chain(crossing_warnings);
             Ok(warnings.fold(payload, Payload::warn))
         })
     }

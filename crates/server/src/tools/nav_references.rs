@@ -117,11 +117,9 @@ impl Tool for NavReferences {
                 .filter(|a| !(exclude_tests && is_test_item(a)))
                 .cloned()
                 .collect();
-            // Files where the map sees the name but the server's answer has nothing.
-            let answered = all
-                .iter()
-                .filter_map(|a| a["file"].as_str().map(str::to_string))
-                .collect();
+            // Mentions of the name the server's answer does not hold (before the filters:
+            // a reference the filter leaves out was still seen by the server).
+            let answered = crossing::Answered::from_anchors(&all);
             let filter_for_map = args
                 .opt_str("fileFilter")
                 .filter(|f| !f.trim().is_empty())
@@ -164,13 +162,13 @@ impl Tool for NavReferences {
                 }
                 payload = payload.warn(w);
             }
-            let (payload, crossing_warning) = crossing::add(&ctx.root, &t.lang, payload, &unseen);
+            let (payload, crossing_warnings) = crossing::add(&ctx.root, &t.lang, payload, &unseen);
             let warnings = t
                 .warnings
                 .iter()
                 .cloned()
                 .chain(answer.warnings)
-                .chain(crossing_warning);
+                .chain(crossing_warnings);
             Ok(warnings.fold(payload, Payload::warn))
         })
     }

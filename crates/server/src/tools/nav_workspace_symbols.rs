@@ -10,6 +10,12 @@
 //! naming it (its symbols are absent), never silence; only when no server could answer at
 //! all is it an error. A root with no file of a language that has a server is a miss
 //! (`ok`, no results, a `hint` and a warning), not an error.
+//!
+//! Cross-checked against the map (contract §2): definitions the map has of exactly the
+//! query's name, in a language whose server answered, that no result holds (a file the
+//! project's configuration hides from the server) come as `unverified` rows `{file, name,
+//! kind, line, col, language}` with `unverifiedTotal`, `complete: false` and a warning
+//! naming the likely cause.
 
 use std::sync::Arc;
 
@@ -24,6 +30,10 @@ use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
 
 pub struct NavWorkspaceSymbols;
+
+/// The map's definitions of the query's exact name looked at per language, for the
+/// cross-check.
+const MAX_UNVERIFIED: usize = 100;
 
 fn match_rank(name: &str, query: &str) -> u8 {
     let (n, q) = (name.to_lowercase(), query.to_lowercase());
@@ -171,6 +181,52 @@ impl Tool for NavWorkspaceSymbols {
                     .then_with(|| a["file"].as_str().cmp(&b["file"].as_str()))
                     .then_with(|| a["line"].as_u64().cmp(&b["line"].as_u64()))
             });
+            // The map's definitions of exactly that name that a server that answered left
+            // out (a file its project configuration excludes): `unverified`, not silence.
+            let live: Vec<String> = answered
+                .iter()
+                .filter(|l| {
+                    !results
+                        .iter()
+                        .any(|(_, v)| v["source"] == "fallback-map" && v["language"] == l.as_str())
+                })
+                .cloned()
+                .collect();
+            let mut unverified = Vec::new();
+            for lang in &live {
+                let listed = |v: &Value| {
+                    // By file and name: the server's line may be the name's, the map's
+                    // a decorator's.
+                    results
+                        .iter()
+                        .any(|(_, r)| r["file"] == v["file"] && r["name"] == v["name"])
+                };
+                let missing: Vec<Value> = map_symbols(ctx, &query, lang, MAX_UNVERIFIED)
+                    .await
+                    .into_iter()
+                    .filter(|v| v["name"] == query.as_str() && !listed(v))
+                    .map(|mut v| {
+                        if let Some(o) = v.as_object_mut() {
+                            o.remove("source");
+                        }
+                        v
+                    })
+                    .collect();
+                if missing.is_empty() {
+                    continue;
+                }
+                let why = ctx
+                    .languages
+                    .by_id(lang)
+                    .and_then(|l| super::crossing::cause(&ctx.root, l))
+                    .map(|c| format!(" Likely cause: {c}."))
+                    .unwrap_or_default();
+                warnings.push(format!(
+                    "{lang}: the language server's symbols leave out {} definition(s) named {query} that the map has: listed as unverified.{why}",
+                    missing.len()
+                ));
+                unverified.extend(missing);
+            }
             let total = results.len();
             let mut results: Vec<Value> = results.into_iter().take(limit).map(|(_, v)| v).collect();
             // Every result of the one language that answered: `languages` says it once.
@@ -195,10 +251,18 @@ impl Tool for NavWorkspaceSymbols {
                 "total": total,
                 "languages": answered,
             });
-            mark_incomplete(&mut data, complete);
+            mark_incomplete(&mut data, complete && unverified.is_empty());
+            if !unverified.is_empty() {
+                data["unverifiedTotal"] = unverified.len().into();
+                data["unverified"] = Value::from(unverified);
+            }
             let payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
-                .list(ListSpec::new("/results", "symbols").narrowing("Pass a longer query"));
+                .list(ListSpec::new("/results", "symbols").narrowing("Pass a longer query"))
+                .list(
+                    ListSpec::new("/unverified", super::crossing::KIND)
+                        .narrowing("Pass a longer query"),
+                );
             Ok(warnings.into_iter().fold(payload, Payload::warn))
         })
     }

@@ -373,3 +373,75 @@ pub fn navmap_cli(root: &Path, args: &[&str]) -> std::process::Output {
     cmd.env("NAVMAP_DATA_DIR", data_dir());
     cmd.output().expect("run navmap")
 }
+
+/// Writes `files` (root-relative path, text) under `root`, creating their folders.
+pub fn write_tree(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+/// The groups `[{file, in?, rows}]` of a mention tier (`unlinked` or `unverified`,
+/// docs/answers.md "Unlinked mentions") as `(file, in or "", rows)`; empty when absent.
+pub fn mention_groups(d: &Value, tier: &str) -> Vec<(String, String, Vec<String>)> {
+    d[tier]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|g| {
+            (
+                g["file"].as_str().unwrap().to_string(),
+                g["in"].as_str().unwrap_or("").to_string(),
+                g["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// `(file, in, rows)` of the `unlinked` tier; panics when the answer has none.
+pub fn unlinked_tier(d: &Value) -> Vec<(String, String, Vec<String>)> {
+    assert!(d["unlinked"].is_array(), "no unlinked tier in {d}");
+    mention_groups(d, "unlinked")
+}
+
+/// The files of an answer's `unverified` groups.
+pub fn unverified_files(d: &Value) -> Vec<&str> {
+    d["unverified"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|g| g["file"].as_str())
+        .collect()
+}
+
+/// Every row of an answer's mention tier (`unlinked` or `unverified`) as `file row`.
+pub fn tier_rows(d: &Value, tier: &str) -> Vec<String> {
+    mention_groups(d, tier)
+        .into_iter()
+        .flat_map(|(f, _, rows)| rows.into_iter().map(move |r| format!("{f} {r}")))
+        .collect()
+}
+
+/// The IDs (or, in a one-file list, the names) of a `map_neighbors` answer's neighbors.
+pub fn neighbor_names(d: &Value) -> Vec<String> {
+    d["neighbors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            n["id"]
+                .as_str()
+                .or(n["name"].as_str())
+                .or(n.as_str())
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}

@@ -44,6 +44,12 @@ pub fn unsupported_file(ctx: &ServerContext, field: &str, rel: &str) -> ToolErro
     .with_extra("file", rel)
 }
 
+/// The last [`STDERR_LINES`] of a server's stderr tail, as passed on in `LSP_FAILED` and
+/// `map_status`.
+fn last_lines(tail: &[String]) -> Vec<String> {
+    tail[tail.len().saturating_sub(STDERR_LINES)..].to_vec()
+}
+
 fn no_server(why: &str) -> ToolError {
     ToolError::new(
         ErrorCode::LspUnavailable,
@@ -85,22 +91,13 @@ pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolE
         LspError::Failed {
             reason,
             stderr_tail,
-        } => {
-            let tail: Vec<String> = stderr_tail
-                .iter()
-                .rev()
-                .take(STDERR_LINES)
-                .rev()
-                .cloned()
-                .collect();
-            ToolError::new(
-                ErrorCode::LspFailed,
-                format!("the {lang} language server failed: {reason}"),
-                "map_status shows its state and stderr; map_* tools still work.",
-            )
-            .with_extra("language", lang)
-            .with_extra("stderrTail", tail)
-        }
+        } => ToolError::new(
+            ErrorCode::LspFailed,
+            format!("the {lang} language server failed: {reason}"),
+            "map_status shows its state and stderr; map_* tools still work.",
+        )
+        .with_extra("language", lang)
+        .with_extra("stderrTail", last_lines(&stderr_tail)),
         LspError::CannotServe { reason, evidence } => ToolError::new(
             ErrorCode::LspFailed,
             format!("the {lang} language server cannot serve this project: {reason}"),
@@ -108,7 +105,7 @@ pub fn lsp_error(err: LspError, lang: &str, fallback: Option<Fallback>) -> ToolE
         )
         .with_extra("language", lang)
         .with_extra("cannotServe", true)
-        .with_extra("stderrTail", evidence),
+        .with_extra("stderrTail", last_lines(&evidence)),
         LspError::Timeout { method, after } => ToolError::new(
             ErrorCode::LspTimeout,
             format!(
@@ -164,15 +161,7 @@ pub fn lsp_status(ctx: &ServerContext) -> Value {
             v["detail"] = Value::from(d);
         }
         if !s.stderr_tail.is_empty() {
-            let tail: Vec<String> = s
-                .stderr_tail
-                .iter()
-                .rev()
-                .take(STDERR_LINES)
-                .rev()
-                .cloned()
-                .collect();
-            v["stderrTail"] = Value::from(tail);
+            v["stderrTail"] = Value::from(last_lines(&s.stderr_tail));
         }
         out.insert(s.language, v);
     }

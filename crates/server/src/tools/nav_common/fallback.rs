@@ -2,7 +2,8 @@
 //! (`LspError::CannotServe`: gopls on a module that needs a newer Go, a server that
 //! failed to start twice). The agent gets at once what the map knows — definitions from
 //! the map's nodes, references from its incoming edges (the use lines), implementations
-//! from its `extends`/`implements` edges — with `source: "fallback-map"`,
+//! from its `extends`/`implements` edges, each with the mentions of the name it did not
+//! link as the `unlinked` tier (contract §2) — with `source: "fallback-map"`,
 //! `complete: false`, and the server's failure in `lspError` (code `LSP_FAILED`, the reason
 //! and what would fix it). `nav_callHierarchy` and `nav_workspaceSymbols` have their own
 //! map fallbacks (the map's `calls` edges, `map_search`).
@@ -11,7 +12,7 @@ use std::sync::Arc;
 
 use navmap_envelope::{ListSpec, Payload, ToolError};
 use navmap_lsp::{LspError, Position};
-use navmap_map::{Direction, EdgeKind, NodeKind, NodeView};
+use navmap_map::{Direction, EdgeKind, MentionCheck, NodeKind, NodeView};
 use serde_json::{Value, json};
 
 use super::anchors::{Anchors, by_place_file_line, group_by_file, read_root_file};
@@ -20,6 +21,7 @@ use super::narrowing::content_generation;
 use super::target::Target;
 use crate::ServerContext;
 use crate::tools::map_common::with_map;
+use crate::tools::unlinked;
 
 /// What the map is asked in place of the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,24 +77,35 @@ pub async fn or_map_answer(
             here
         };
         let kinds: &[EdgeKind] = match what {
-            MapFallback::Definition => return Ok((targets, Vec::new())),
+            MapFallback::Definition => return Ok((targets, Vec::new(), MentionCheck::default())),
             MapFallback::References => &[],
             MapFallback::Implementations => &[EdgeKind::Extends, EdgeKind::Implements],
         };
+        let edges = (!kinds.is_empty()).then_some(kinds);
         let mut related = Vec::new();
+        // The mentions of the name that no edge links to any of the targets (contract §2:
+        // the map's uses come with what it did not link).
+        let mut unlinked: Option<MentionCheck> = None;
         for n in &targets {
-            let edges = (!kinds.is_empty()).then_some(kinds);
             let r = map.neighbors(&n.id, Direction::In, edges, 1, MAX_EDGES)?;
             related.extend(
                 r.neighbors
                     .into_iter()
                     .filter(|nb| nb.edge != EdgeKind::Contains),
             );
+            let check = unlinked::for_kinds(map.mention_check(&n.id)?, edges);
+            unlinked = Some(match unlinked {
+                None => check,
+                Some(mut so_far) => {
+                    so_far.unlinked.retain(|m| check.unlinked.contains(m));
+                    so_far
+                }
+            });
         }
-        Ok((targets, related))
+        Ok((targets, related, unlinked.unwrap_or_default()))
     })
     .await;
-    let Ok((targets, related)) = found else {
+    let Ok((targets, related, unlinked_check)) = found else {
         return Err(failed);
     };
     if targets.is_empty() {
@@ -163,8 +176,9 @@ pub async fn or_map_answer(
         MapFallback::References => "the uses the map linked to the name (its incoming edges)",
         MapFallback::Implementations => "the map's extends/implements edges",
     };
+    let has_unlinked = unlinked::add_tier(&ctx.root, &mut data, &unlinked_check);
     let narrowing = "Pass nodeId to pick one definition";
-    let payload = Payload::new(data.clone())
+    let mut payload = Payload::new(data.clone())
         .generation(content_generation(&data))
         .list(ListSpec::new("/locations", "files").narrowing(narrowing))
         .list(ListSpec::new("/locations/*/at", "locations").narrowing(narrowing))
@@ -172,5 +186,8 @@ pub async fn or_map_answer(
             "{} — answered from the map instead (fallback-map: {said}; approximate, may miss uses the map did not link).",
             failed.message
         ));
+    if has_unlinked {
+        payload = unlinked::declare(payload, narrowing);
+    }
     Ok(t.warnings.iter().cloned().fold(payload, Payload::warn))
 }
