@@ -518,3 +518,24 @@ pub fn language(
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ProjectArgs;
+
+    #[test]
+    fn project_args_drop_and_add_words_only_when_something_was_found() {
+        let p = ProjectArgs {
+            find: vec!["build/db.json".into()],
+            args: vec!["--db-dir={dir}".into(), "--index".into()],
+            drop: vec!["--index=false".into()],
+        };
+        let command: Vec<String> = vec!["server".into(), "--index=false".into()];
+        let root = std::path::Path::new("/r");
+        assert_eq!(p.apply(&command, root, None), command);
+        assert_eq!(
+            p.apply(&command, root, Some("build/db.json")),
+            ["server", "--db-dir=/r/build", "--index"]
+        );
+    }
+}

@@ -836,3 +836,37 @@ async fn nav_implementations_accounts_for_the_bases_tsserver_cannot_link() {
     assert_eq!(unverified_files(d), ["src/other.ts"], "{env}");
     assert_eq!(d["complete"], false, "{env}");
 }
+
+/// `map_neighbors` with `edgeKinds: [references]`: a type use through a module the map
+/// does not know (`x: lib.Store`) is unlinked; a call of the class (a call mention) is not
+/// a reference and stays out of this list.
+#[tokio::test]
+async fn references_account_for_unlinked_type_uses() {
+    let dir = project();
+    write_tree(
+        dir.path(),
+        &[(
+            "jobs/typed.py",
+            "import lib\n\n\ndef use(x: lib.Store):\n    return x\n",
+        )],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "py:shop/store.py#Store", "direction": "in",
+               "edgeKinds": ["references"]}),
+    )
+    .await;
+    let d = ok(&env);
+    assert_eq!(
+        unlinked_tier(d),
+        vec![(
+            "jobs/typed.py".to_string(),
+            "use".to_string(),
+            vec!["4:16 def use(x: lib.Store):".to_string()]
+        )],
+        "{env}"
+    );
+    assert_eq!(d["complete"], false, "{env}");
+}

@@ -177,13 +177,17 @@ pub async fn or_map_answer(
         MapFallback::Implementations => "the map's extends/implements edges",
     };
     let has_unlinked = unlinked::add_tier(&ctx.root, &mut data, &unlinked_check);
+    let misses = match has_unlinked {
+        true => "the mentions of the name it did not link are listed as unlinked",
+        false => "may miss uses the map did not link",
+    };
     let narrowing = "Pass nodeId to pick one definition";
     let mut payload = Payload::new(data.clone())
         .generation(content_generation(&data))
         .list(ListSpec::new("/locations", "files").narrowing(narrowing))
         .list(ListSpec::new("/locations/*/at", "locations").narrowing(narrowing))
         .warn(format!(
-            "{} — answered from the map instead (fallback-map: {said}; approximate, may miss uses the map did not link).",
+            "{} — answered from the map instead (fallback-map: {said}; approximate, {misses}).",
             failed.message
         ));
     if has_unlinked {
