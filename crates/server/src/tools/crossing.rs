@@ -116,8 +116,8 @@ pub async fn unseen(
             .linked_sites
             .iter()
             .chain(&check.unlinked)
-            .cloned()
             .filter(|s| !seen_file(&s.file) && wanted(s))
+            .cloned()
             .collect();
         // By file and position, like the server's own locations.
         files.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
