@@ -778,7 +778,8 @@ async fn nav_references_with_compile_commands_finds_callers_in_unopened_files() 
 
 /// Contract §2 for `nav_implementations`: tsserver lists `Fancy extends Store`, not a
 /// class whose base is reached through an untyped value (`lib: any`); that base mention
-/// is `unlinked` in the file tsserver answered for, `unverified` in one it did not.
+/// is `unlinked` in the file tsserver answered for, `unverified` in one it did not; a base
+/// written on the line below its listed class's name is not.
 #[tokio::test]
 async fn nav_implementations_accounts_for_the_bases_tsserver_cannot_link() {
     if !require("typescript-language-server", true) {
@@ -799,7 +800,7 @@ async fn nav_implementations_accounts_for_the_bases_tsserver_cannot_link() {
             ),
             (
                 "src/fancy.ts",
-                "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n\ndeclare const lib: any;\nexport class Loose extends lib.Store {}\n",
+                "import { Store } from \"./store\";\n\nexport class Fancy extends Store {}\n\ndeclare const lib: any;\nexport class Loose extends lib.Store {}\n\nexport class Tall\n  extends Store {}\n",
             ),
             (
                 "src/other.ts",
@@ -822,6 +823,15 @@ async fn nav_implementations_accounts_for_the_bases_tsserver_cannot_link() {
             .unwrap()
             .iter()
             .any(|a| a["file"] == "src/fancy.ts" && a["line"] == 3),
+        "{env}"
+    );
+    // A base on the line below its class's name is the listed class's, not unlinked.
+    assert!(
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["file"] == "src/fancy.ts" && a["line"] == 8),
         "{env}"
     );
     assert_eq!(

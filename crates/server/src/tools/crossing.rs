@@ -131,6 +131,7 @@ pub async fn unseen(
             .filter(|s| {
                 seen_file(&s.file)
                     && !answered.lines.contains(&(s.file.clone(), s.line))
+                    && !base_of_listed(&map, s, &answered)
                     && wanted(s)
             })
             .collect();
@@ -138,6 +139,17 @@ pub async fn unseen(
     })
     .await
     .unwrap_or_default()
+}
+
+/// A base-class mention whose class the server listed (an implementation's location is
+/// the class's name; its bases may sit on the lines below, `class A(\n    Base,\n)`).
+fn base_of_listed(map: &navmap_map::Map, s: &MentionSite, answered: &Answered) -> bool {
+    s.kind == "base"
+        && s.enclosing
+            .as_deref()
+            .and_then(|id| map.node(id).ok())
+            .and_then(|n| n.line)
+            .is_some_and(|l| answered.lines.contains(&(s.file.clone(), l)))
 }
 
 /// The first `[[lsp.scope_causes]]` of the language that holds for this root.
@@ -186,7 +198,7 @@ pub fn add(
         data["complete"] = Value::Bool(false);
         payload = unlinked::declare(payload, narrowing);
         warnings.push(format!(
-            "{} mention(s) of the name that neither the language server nor the map could link (an untyped receiver, a reflective or dynamic use…): listed as unlinked.",
+            "{} mention(s) of the name at lines the language server's answer does not list (an untyped receiver, a reflective or dynamic use…): listed as unlinked.",
             unseen.lines.len()
         ));
     }
