@@ -66,6 +66,7 @@
 
 mod apply;
 mod build;
+mod callees;
 mod cluster;
 mod codec;
 mod db;
@@ -498,6 +499,13 @@ impl Map {
     /// uses must account for. Empty for files and modules.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.read()?.mention_check(id)
+    }
+
+    /// The calls (and value uses of functions) in a node's own text whose names the map
+    /// defines: `linked_sites` those a `calls` edge from it links, `unlinked` the rest
+    /// (`callees.rs`): what an answer about what the node calls must account for.
+    pub fn callee_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.read()?.callee_check(id)
     }
 
     /// `map_path`: a shortest path over resolved edges, each followed in its own direction

@@ -880,3 +880,69 @@ async fn references_account_for_unlinked_type_uses() {
     );
     assert_eq!(d["complete"], false, "{env}");
 }
+
+/// What a node calls (`map_neighbors` out) accounts for the calls in its text the map did
+/// not link; a call of a name no definition of the map carries (`lib.go()`, a builtin)
+/// is a library's, and a call the map linked is an edge.
+#[tokio::test]
+async fn callees_account_for_unlinked_calls() {
+    let dir = project();
+    let c = serve_built(dir.path()).await;
+    let out = |id: &str| json!({"nodeId": id, "direction": "out"});
+    let env = call(&c, "map_neighbors", out("py:jobs/sweep.py#sweep")).await;
+    assert_eq!(
+        unlinked_tier(ok(&env)),
+        vec![(
+            "jobs/sweep.py".to_string(),
+            "sweep".to_string(),
+            vec!["5:7 s.refresh()".to_string()]
+        )],
+        "{env}"
+    );
+    assert_eq!(ok(&env)["complete"], false, "{env}");
+    let env = call(&c, "map_neighbors", out("py:jobs/sweep.py#reflect")).await;
+    assert_eq!(
+        tier_rows(ok(&env), "unlinked"),
+        ["jobs/sweep.py 9:19 getattr(obj, \"refresh\")()"],
+        "{env}"
+    );
+    let env = call(&c, "map_neighbors", out("py:jobs/sweep.py#other")).await;
+    let d = ok(&env);
+    assert!(
+        neighbor_names(d).iter().any(|n| n.contains("Cache.refresh")),
+        "{env}"
+    );
+    assert!(d.get("unlinked").is_none(), "every call linked: {env}");
+}
+
+/// Outgoing `nav_callHierarchy`: the calls in the root's text that pyright cannot
+/// resolve (an untyped receiver) are the `unlinked` tier; a root whose calls it all
+/// resolves has none.
+#[tokio::test]
+async fn nav_call_hierarchy_outgoing_accounts_for_the_calls_pyright_cannot_resolve() {
+    if !require("pyright-langserver", true) {
+        return;
+    }
+    let dir = live_project();
+    let c = serve_built(dir.path()).await;
+    let out = |id: &str| json!({"nodeId": id, "direction": "outgoing"});
+    let env = call(&c, "nav_callHierarchy", out("py:shop/loose.py#untyped")).await;
+    let d = ok(&env);
+    assert_eq!(
+        tier_rows(d, "unlinked"),
+        ["shop/loose.py 9:14 return s.refresh()"],
+        "{env}"
+    );
+    assert_eq!(d["complete"], false, "{env}");
+    let env = call(&c, "nav_callHierarchy", out("py:shop/loose.py#typed")).await;
+    let d = ok(&env);
+    assert!(
+        d["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "refresh"),
+        "{env}"
+    );
+    assert!(d.get("unlinked").is_none(), "{env}");
+}

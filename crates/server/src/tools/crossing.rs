@@ -34,7 +34,7 @@ pub const KIND: &str = "unverified mentions";
 
 /// The map node the target names: its `nodeId`, or the definition whose name is at the
 /// position.
-fn node_of(ctx: &ServerContext, t: &Target) -> Option<String> {
+pub fn node_of(ctx: &ServerContext, t: &Target) -> Option<String> {
     if let Some(id) = &t.node_id {
         return Some(id.clone());
     }
@@ -136,6 +136,35 @@ pub async fn unseen(
             })
             .collect();
         Unseen { files, lines }
+    })
+    .await
+    .unwrap_or_default()
+}
+
+/// What the root's own text calls (`Map::callee_check`: calls and function values whose
+/// names the map defines, linked by the map or not) at lines where none of the server's
+/// callees was called from: the `unlinked` tier of an outgoing call hierarchy. Empty
+/// when the target is no map node.
+pub async fn unseen_callees(ctx: &Arc<ServerContext>, t: &Target, answered: Answered) -> Unseen {
+    let Some(id) = node_of(ctx, t) else {
+        return Unseen::default();
+    };
+    let map = ctx.map.clone();
+    tokio::task::spawn_blocking(move || {
+        let Ok(check) = map.callee_check(&id) else {
+            return Unseen::default();
+        };
+        let mut lines: Vec<MentionSite> = check
+            .unlinked
+            .into_iter()
+            .chain(check.linked_sites)
+            .filter(|s| !answered.lines.contains(&(s.file.clone(), s.line)))
+            .collect();
+        lines.sort_by_key(|s| (s.line, s.col));
+        Unseen {
+            files: Vec::new(),
+            lines,
+        }
     })
     .await
     .unwrap_or_default()

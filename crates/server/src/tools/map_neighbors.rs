@@ -117,6 +117,11 @@ impl Tool for MapNeighbors {
             // Uses of the node (edges in): the mentions of its name they did not link
             // come as the `unlinked` tier (contract §2).
             let reconcile = direction != Direction::Out && unlinked::about_uses(kinds.as_deref());
+            // What the node calls (edges out): the calls in its text the map did not link.
+            let reconcile_out = direction != Direction::In
+                && kinds
+                    .as_deref()
+                    .is_none_or(|ks| ks.contains(&EdgeKind::Calls));
             let notes = before_answer(ctx).await;
             let (r, generation, check) = with_map(ctx, "nodeId", move |m| {
                 let r = m.neighbors_of_kind(
@@ -127,10 +132,14 @@ impl Tool for MapNeighbors {
                     depth,
                     max,
                 )?;
-                let check = match reconcile {
+                let mut check = match reconcile {
                     true => Some(unlinked::for_kinds(m.mention_check(&id)?, kinds.as_deref())),
                     false => None,
                 };
+                if reconcile_out {
+                    let own = m.callee_check(&id)?.unlinked;
+                    check.get_or_insert_with(Default::default).unlinked.extend(own);
+                }
                 Ok((r, m.generation(), check))
             })
             .await?;

@@ -272,6 +272,8 @@ impl Tool for NavCallHierarchy {
     }
 }
 
+/// Outgoing: the calls in the root's own text (`Map::callee_check`) at lines none of
+/// the server's direct callees was called from, as the `unlinked` tier.
 /// Incoming: the map's call mentions (calls and value uses: a callback, a reflective
 /// `getattr`) of the target's name that the server's direct callers do not hold — every
 /// one in files without such a caller, the unlinked ones at other lines of the files
@@ -285,7 +287,19 @@ async fn unseen_callers(
     calls: &[Value],
 ) -> Result<crossing::Unseen, ToolError> {
     if !incoming {
-        return Ok(crossing::Unseen::default());
+        // The calls in the root's own text the server's callees do not hold.
+        let mut answered = crossing::Answered::default();
+        for c in calls
+            .iter()
+            .filter(|c| c["depth"].as_u64().unwrap_or(1) == 1)
+        {
+            for s in c["sites"].as_array().into_iter().flatten() {
+                if let (Some(f), Some(l)) = (s["file"].as_str(), s["line"].as_u64()) {
+                    answered.add(f, l as u32);
+                }
+            }
+        }
+        return Ok(crossing::unseen_callees(ctx, t, answered).await);
     }
     // Before the filters: a caller the filter leaves out was still seen by the server.
     let mut answered = crossing::Answered::default();
@@ -383,8 +397,8 @@ struct Run<'a> {
     outlines: HashMap<PathBuf, Vec<DocumentSymbol>>,
     warnings: Vec<String>,
     complete: bool,
-    /// Incoming from the map (`fallback-map`): the call mentions of the root's name the
-    /// map did not link, for the answer's `unlinked` tier (contract §2).
+    /// From the map (`fallback-map`): the calls the map did not link (incoming: mentions
+    /// of the root's name; outgoing: calls in its text), for the `unlinked` tier.
     map_unlinked: Option<MentionCheck>,
 }
 
@@ -451,8 +465,21 @@ impl<'a> Run<'a> {
             let name = t.word().unwrap_or_default();
             self.item_json(&t.abs, t.pos, t.pos.line, &name, "unknown", None)
         });
-        // The map's callers account for the calls of the name it did not link, like
-        // map_neighbors (the call's filters hold for them too).
+        self.finish_from_map(root, incoming, depth, calls, None)
+    }
+
+    /// [`finish`](Self::finish) for an answer from the map's `calls` edges, with the
+    /// calls the map did not link as the `unlinked` tier, like map_neighbors (incoming:
+    /// the call mentions of the root's name; outgoing: the calls in its own text; the
+    /// call's filters hold for them too).
+    fn finish_from_map(
+        mut self,
+        root: Value,
+        incoming: bool,
+        depth: usize,
+        calls: Vec<Value>,
+        snapped: Option<Value>,
+    ) -> Payload {
         let check = self.map_unlinked.take().map(|mut c| {
             let exclude_tests = self.args.opt_bool("excludeTests").unwrap_or(false);
             c.unlinked.retain(|m| {
@@ -462,7 +489,7 @@ impl<'a> Run<'a> {
             c
         });
         let ctx = self.ctx;
-        let mut payload = self.finish(root, incoming, depth, "fallback-map", calls, None);
+        let mut payload = self.finish(root, incoming, depth, "fallback-map", calls, snapped);
         if let Some(c) = check
             && unlinked::add_tier(&ctx.root, &mut payload.data, &c)
         {
@@ -519,12 +546,10 @@ impl<'a> Run<'a> {
                 MAX_CALLS,
             )?;
             let check = match incoming {
-                true => Some(unlinked::for_kinds(
-                    map.mention_check(&node.id)?,
-                    Some(&[EdgeKind::Calls]),
-                )),
-                false => None,
+                true => unlinked::for_kinds(map.mention_check(&node.id)?, Some(&[EdgeKind::Calls])),
+                false => map.callee_check(&node.id)?,
             };
+            let check = Some(check);
             Ok(Some((r, check)))
         })
         .await;
@@ -695,7 +720,7 @@ impl<'a> Run<'a> {
         let root_json = self.item_json(&t.abs, at, end_line, &name, kind, None);
         if !incoming {
             let calls = self.map_callees(t, at, depth).await;
-            return Ok(self.finish(root_json, incoming, depth, "fallback-map", calls, snapped));
+            return Ok(self.finish_from_map(root_json, incoming, depth, calls, snapped));
         }
         self.warnings.push(format!(
             "The {} language server has no call hierarchy; callers derived via fallback-references (each reference attributed to its enclosing symbol); approximate.",
