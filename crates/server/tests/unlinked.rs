@@ -909,7 +909,9 @@ async fn callees_account_for_unlinked_calls() {
     let env = call(&c, "map_neighbors", out("py:jobs/sweep.py#other")).await;
     let d = ok(&env);
     assert!(
-        neighbor_names(d).iter().any(|n| n.contains("Cache.refresh")),
+        neighbor_names(d)
+            .iter()
+            .any(|n| n.contains("Cache.refresh")),
         "{env}"
     );
     assert!(d.get("unlinked").is_none(), "every call linked: {env}");

@@ -138,7 +138,10 @@ impl Tool for MapNeighbors {
                 };
                 if reconcile_out {
                     let own = m.callee_check(&id)?.unlinked;
-                    check.get_or_insert_with(Default::default).unlinked.extend(own);
+                    check
+                        .get_or_insert_with(Default::default)
+                        .unlinked
+                        .extend(own);
                 }
                 Ok((r, m.generation(), check))
             })
