@@ -14,6 +14,7 @@
 //! target/release/navmap-bench --preset <name>...   # presets.toml: five, jvm, native, script, new, …
 //! target/release/navmap-bench --list-presets
 //! target/release/navmap-bench tokens [--only <id part>] [--show]   # see tokens.rs
+//! target/release/navmap-bench accuracy [--only <corpus>] [--targets <n>] [--show]   # accuracy.rs
 //! ```
 //! Peak RSS is the process's high-water mark (`VmHWM`), reset before each corpus.
 //! With `--navmap <binary>` (default: a `navmap` next to this binary, if built), the same
@@ -29,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
 
+mod accuracy;
 mod process;
 mod tokens;
 
@@ -64,7 +66,8 @@ fn usage() -> ! {
         "usage: navmap-bench --corpus <dir>... [--exclude <name>]... [--max-loc <n>] [--langs <id,…>] [--queries <n>]\n\
          \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
          \x20      navmap-bench --preset <name>... [--queries <n>] [--no-mcp]   (--list-presets)\n\
-         \x20      navmap-bench tokens [--only <question id part>] [--show]"
+         \x20      navmap-bench tokens [--only <question id part>] [--show]\n\
+         \x20      navmap-bench accuracy [--only <corpus part>] [--targets <n>] [--show]"
     );
     std::process::exit(2)
 }
@@ -843,6 +846,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "tokens") {
         tokens::main(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "accuracy") {
+        accuracy::main(&args[1..]);
         return;
     }
     for o in parse() {

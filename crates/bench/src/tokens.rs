@@ -192,7 +192,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::copy(from, to).map(|_| ())
 }
 
-fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
+pub(crate) fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
     let src = corpus_source(spec)?;
     if !src.is_dir() {
         return Err(format!("{} is not a directory", src.display()));
@@ -214,7 +214,7 @@ fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
 // ---- MCP ---------------------------------------------------------------------------------
 
 /// `navmap serve` over stdio, JSON-RPC by hand (one object per line).
-struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: ChildStdin,
     lines: std::sync::mpsc::Receiver<String>,
@@ -222,7 +222,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(bin: &Path, root: &Path) -> Result<Server, String> {
+    pub(crate) fn start(bin: &Path, root: &Path) -> Result<Server, String> {
         let mut child = Command::new(bin)
             .arg("serve")
             .arg("--root")
@@ -266,7 +266,7 @@ impl Server {
         self.stdin.flush().map_err(|e| e.to_string())
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.id += 1;
         let id = self.id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
@@ -290,7 +290,7 @@ impl Server {
     }
 
     /// A tool call: the envelope's text (what the agent reads).
-    fn call(&mut self, tool: &str, args: &Value) -> Result<String, String> {
+    pub(crate) fn call(&mut self, tool: &str, args: &Value) -> Result<String, String> {
         let r = self.request("tools/call", json!({"name": tool, "arguments": args}))?;
         r["content"][0]["text"]
             .as_str()

@@ -1,0 +1,685 @@
+//! `navmap-bench accuracy`: the map's answers about the uses of a symbol against the
+//! language servers' ground truth (issue 16's referee, and issue 17's).
+//!
+//! For each corpus of `questions/accuracy.json` (copied to a temporary directory first):
+//! `navmap serve` builds the map; targets are drawn from it (functions, methods and types,
+//! an even stride over their IDs, capped); for each target
+//!
+//! - **truth** is the live server's `nav_references` (declaration excluded; only the
+//!   server's own `locations`, never the cross-check's `unverified` rows; an answer the map
+//!   gave in the server's place (`source: fallback-map`) is no truth and the target is
+//!   left out, counted). Each reference site is mapped to its enclosing definition the way
+//!   the map does it: the map's own mention at that line when it has one, else the
+//!   innermost definition whose lines hold it, else the file. A site on an import
+//!   statement (the map's `import` mention) names the module's import, not a use: counted
+//!   apart, not scored;
+//! - **the answer** is `map_neighbors` direction `in` on the target (every edge kind about
+//!   uses; `contains` and `exports` neighbors dropped), every page, with its `unlinked`
+//!   tier.
+//!
+//! Scored per language and per confidence tier: precision (listed neighbors that are a true
+//! enclosing definition), recall (true enclosing definitions listed), and **silent
+//! misses**: true use sites whose enclosing definition the answer does not list and whose
+//! file and line its unlinked tier does not name.
+//!
+//! ```text
+//! cargo build --release -p navmap -p navmap-bench
+//! target/release/navmap-bench accuracy [--only <corpus part>] [--targets <n>] [--show]
+//! ```
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use navmap_map::{Map, MapConfig, NodeKind, NodeView};
+use serde_json::{Value, json};
+
+use crate::tokens::{Server, prepare};
+
+/// Targets per corpus unless `--targets` says otherwise.
+const DEFAULT_TARGETS: usize = 40;
+/// Pages of one answer followed at most (each up to the largest budget).
+const MAX_PAGES: usize = 30;
+/// The confidence tiers of map edges, best first.
+pub const TIERS: [&str; 4] = ["exact", "import", "name", "candidate"];
+
+struct Opts {
+    navmap: PathBuf,
+    only: Vec<String>,
+    targets: usize,
+    show: bool,
+    corpora: PathBuf,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: navmap-bench accuracy [--only <corpus part>]... [--targets <n>] [--show] \
+         [--navmap <bin>] [--corpora <file>]"
+    );
+    std::process::exit(2)
+}
+
+fn parse(args: &[String]) -> Opts {
+    let mut o = Opts {
+        navmap: super::default_navmap().unwrap_or_else(|| PathBuf::from("navmap")),
+        only: vec![],
+        targets: DEFAULT_TARGETS,
+        show: false,
+        corpora: Path::new(env!("CARGO_MANIFEST_DIR")).join("questions/accuracy.json"),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--navmap" => o.navmap = val().into(),
+            "--only" => o.only.push(val()),
+            "--targets" => o.targets = val().parse().unwrap_or_else(|_| usage()),
+            "--show" => o.show = true,
+            "--corpora" => o.corpora = val().into(),
+            _ => usage(),
+        }
+    }
+    o
+}
+
+// ---- the comparison (pure: unit-tested below) ---------------------------------------------
+
+/// A use site: root-relative file and 1-based line.
+pub type Site = (String, u32);
+
+/// The map's answer about the uses of one target.
+#[derive(Debug, Default)]
+pub struct Answer {
+    /// Listed neighbors: node ID → best confidence tier.
+    pub neighbors: BTreeMap<String, &'static str>,
+    /// The unlinked tier's rows.
+    pub unlinked: HashSet<Site>,
+    /// Files listed through an `exports` edge (a re-export names the target, not a use).
+    pub exporters: HashSet<String>,
+}
+
+/// Counts for one target, or summed over many.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tally {
+    pub targets: usize,
+    /// True use sites (imports apart) and their distinct enclosing definitions.
+    pub sites: usize,
+    pub callers: usize,
+    pub import_sites: usize,
+    /// Per tier (index into [`TIERS`]): neighbors listed, of them true, true callers found.
+    pub listed: [usize; 4],
+    pub right: [usize; 4],
+    pub found: [usize; 4],
+    /// True callers listed at any tier.
+    pub found_any: usize,
+    /// Unlinked rows, and those that are true use sites.
+    pub unlinked: usize,
+    pub unlinked_true: usize,
+    /// True sites neither listed (by enclosing definition) nor in the unlinked tier.
+    pub silent: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, o: &Tally) {
+        self.targets += o.targets;
+        self.sites += o.sites;
+        self.callers += o.callers;
+        self.import_sites += o.import_sites;
+        for i in 0..TIERS.len() {
+            self.listed[i] += o.listed[i];
+            self.right[i] += o.right[i];
+            self.found[i] += o.found[i];
+        }
+        self.found_any += o.found_any;
+        self.unlinked += o.unlinked;
+        self.unlinked_true += o.unlinked_true;
+        self.silent += o.silent;
+    }
+}
+
+/// Scores one target: `truth` holds each true use site with its enclosing definition's ID.
+/// Returns the tally, the silent misses and the wrong neighbors (for `--show`).
+pub fn score(truth: &[(Site, String)], answer: &Answer) -> (Tally, Vec<Site>, Vec<String>) {
+    let callers: HashSet<&str> = truth.iter().map(|(_, e)| e.as_str()).collect();
+    let mut t = Tally {
+        targets: 1,
+        sites: truth.len(),
+        callers: callers.len(),
+        ..Tally::default()
+    };
+    let mut wrong = vec![];
+    for (id, tier) in &answer.neighbors {
+        let i = TIERS.iter().position(|x| x == tier).unwrap_or(TIERS.len() - 1);
+        t.listed[i] += 1;
+        if callers.contains(id.as_str()) {
+            t.right[i] += 1;
+            t.found[i] += 1;
+            t.found_any += 1;
+        } else {
+            wrong.push(format!("{id} ({tier})"));
+        }
+    }
+    let true_sites: HashSet<&Site> = truth.iter().map(|(s, _)| s).collect();
+    t.unlinked = answer.unlinked.len();
+    t.unlinked_true = answer
+        .unlinked
+        .iter()
+        .filter(|s| true_sites.contains(s))
+        .count();
+    let mut silent = vec![];
+    for (site, encloser) in truth {
+        if !answer.neighbors.contains_key(encloser) && !answer.unlinked.contains(site) {
+            silent.push(site.clone());
+        }
+    }
+    silent.sort();
+    silent.dedup();
+    t.silent = silent.len();
+    (t, silent, wrong)
+}
+
+/// The 1-based line at the start of a row `<line>:<col>[-<endLine>][ <text>]`.
+pub fn row_line(row: &str) -> Option<u32> {
+    row.split(':').next()?.trim().parse().ok()
+}
+
+/// Adds one page of a `map_neighbors` answer (`data`) to `answer`.
+pub fn read_neighbors(data: &Value, answer: &mut Answer) {
+    let file = data["file"].as_str();
+    for n in data["neighbors"].as_array().into_iter().flatten() {
+        let (id, edge, tier) = match n {
+            // `<line> <kind> <name>` in a one-file list: exact, an edge of the asked kinds.
+            Value::String(row) => {
+                let name = row.splitn(3, ' ').nth(2).unwrap_or("");
+                match file {
+                    Some(f) => (format!("{f}#{name}"), "", "exact"),
+                    None => continue,
+                }
+            }
+            _ => {
+                let id = match (n["id"].as_str(), n["name"].as_str(), file) {
+                    (Some(id), _, _) => id.to_string(),
+                    (None, Some(name), Some(f)) => format!("{f}#{name}"),
+                    _ => continue,
+                };
+                let tier = n["confidence"].as_str().unwrap_or("exact");
+                let tier = TIERS.iter().find(|t| **t == tier).copied().unwrap_or("candidate");
+                (id, n["edge"].as_str().unwrap_or(""), tier)
+            }
+        };
+        // Structure, not use: the target's container, the file that exports it.
+        if edge == "exports" {
+            answer.exporters.insert(id);
+            continue;
+        }
+        if edge == "contains" {
+            continue;
+        }
+        let best = answer.neighbors.entry(id).or_insert(tier);
+        let rank = |t: &str| TIERS.iter().position(|x| *x == t).unwrap_or(TIERS.len());
+        if rank(tier) < rank(best) {
+            *best = tier;
+        }
+    }
+    for g in data["unlinked"].as_array().into_iter().flatten() {
+        let Some(f) = g["file"].as_str() else { continue };
+        for r in g["rows"].as_array().into_iter().flatten() {
+            if let Some(line) = r.as_str().and_then(row_line) {
+                answer.unlinked.insert((f.to_string(), line));
+            }
+        }
+    }
+}
+
+/// The reference sites in one page of a `nav_references` answer (`data`): the server's
+/// `locations` inside the root (external groups and cross-check rows are not its truth).
+pub fn read_references(data: &Value, into: &mut Vec<Site>) {
+    for g in data["locations"].as_array().into_iter().flatten() {
+        let Some(f) = g["file"].as_str() else { continue };
+        for r in g["at"].as_array().into_iter().flatten() {
+            if let Some(line) = r.as_str().and_then(row_line) {
+                into.push((f.to_string(), line));
+            }
+        }
+    }
+}
+
+// ---- talking to navmap -----------------------------------------------------------------
+
+/// Every page of one tool call's answer (`data` of each), following `cursor`.
+fn pages(server: &mut Server, tool: &str, args: &Value) -> Result<Vec<Value>, String> {
+    let mut out = vec![];
+    let mut args = args.clone();
+    args["tokenBudget"] = 10_000.into();
+    let mut not_ready = 0;
+    while out.len() < MAX_PAGES {
+        let text = server.call(tool, &args)?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| format!("{tool}: {e}"))?;
+        if v["ok"] != true {
+            // A server still indexing: wait for it (bounded), then ask again.
+            if v["error"]["code"] == "LSP_NOT_READY" && not_ready < 60 {
+                not_ready += 1;
+                std::thread::sleep(Duration::from_secs(3));
+                continue;
+            }
+            return Err(format!("{tool}: {}", v["error"]));
+        }
+        out.push(v["data"].clone());
+        match v["cursor"].as_str() {
+            Some(c) => args["cursor"] = c.into(),
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// The kinds a target may have: what has callers, references or subtypes.
+fn is_target(kind: NodeKind) -> bool {
+    matches!(
+        kind,
+        NodeKind::Function
+            | NodeKind::Method
+            | NodeKind::Class
+            | NodeKind::Interface
+            | NodeKind::Trait
+            | NodeKind::Struct
+            | NodeKind::Enum
+    )
+}
+
+/// An even stride over the map's targets, sorted by ID, at most `cap`; languages listed in
+/// `langs` only (empty: all).
+fn pick_targets(map: &Map, cap: usize, langs: &[String]) -> Vec<NodeView> {
+    let mut all = vec![];
+    for f in map.files().unwrap_or_default() {
+        for n in map.nodes_in_file(&f).unwrap_or_default() {
+            let lang = n.id.split(':').next().unwrap_or("");
+            if is_target(n.kind) && (langs.is_empty() || langs.iter().any(|l| l == lang)) {
+                all.push(n);
+            }
+        }
+    }
+    all.sort_by(|a, b| a.id.cmp(&b.id));
+    if all.len() <= cap || cap == 0 {
+        return all;
+    }
+    (0..cap).map(|i| all[i * all.len() / cap].clone()).collect()
+}
+
+/// The map's idea of a line's enclosing definition: its mention there (whatever it
+/// decided), else the innermost definition whose lines hold it, else the file.
+struct Enclosers<'m> {
+    map: &'m Map,
+    files: HashMap<String, Vec<NodeView>>,
+}
+
+impl Enclosers<'_> {
+    /// The node ID of a file.
+    fn file_id(&mut self, file: &str) -> String {
+        self.of(file, 0)
+    }
+
+    fn of(&mut self, file: &str, line: u32) -> String {
+        let nodes = self
+            .files
+            .entry(file.to_string())
+            .or_insert_with(|| self.map.nodes_in_file(file).unwrap_or_default());
+        let mut best: Option<&NodeView> = None;
+        for n in nodes.iter().filter(|n| n.kind != NodeKind::File) {
+            let (Some(a), Some(b)) = (n.line, n.end_line) else {
+                continue;
+            };
+            if a <= line && line <= b {
+                let span = b - a;
+                if best.is_none_or(|x| span <= x.end_line.unwrap_or(0) - x.line.unwrap_or(0)) {
+                    best = Some(n);
+                }
+            }
+        }
+        match best {
+            Some(n) => n.id.clone(),
+            None => nodes
+                .iter()
+                .find(|n| n.kind == NodeKind::File)
+                .map(|n| n.id.clone())
+                .unwrap_or_else(|| file.to_string()),
+        }
+    }
+}
+
+/// One target's outcome.
+enum Outcome {
+    Scored(Tally),
+    /// No ground truth: the server failed or the map answered in its place.
+    NoTruth(String),
+}
+
+fn run_target(
+    server: &mut Server,
+    map: &Map,
+    enclosers: &mut Enclosers,
+    target: &NodeView,
+    show: bool,
+) -> Outcome {
+    let id = &target.id;
+    let refs = match pages(
+        server,
+        "nav_references",
+        &json!({"nodeId": id, "includeDeclaration": false}),
+    ) {
+        Ok(p) => p,
+        Err(e) => return Outcome::NoTruth(e),
+    };
+    if let Some(src) = refs.first().and_then(|d| d["source"].as_str())
+        && src.starts_with("fallback")
+    {
+        return Outcome::NoTruth(format!("nav_references answered from the map ({src})"));
+    }
+    let mut sites = vec![];
+    for d in &refs {
+        read_references(d, &mut sites);
+    }
+    sites.sort();
+    sites.dedup();
+    // The declaration itself, should a server list it anyway.
+    let decl = (target.file.clone().unwrap_or_default(), target.line.unwrap_or(0));
+    sites.retain(|s| *s != decl);
+
+    let check = map.mention_check(id).unwrap_or_default();
+    let mut mentioned: HashMap<Site, (&str, String)> = HashMap::new();
+    for m in check.linked_sites.iter().chain(&check.unlinked) {
+        let enc = m.enclosing.clone().unwrap_or_else(|| enclosers.of(&m.file, 0));
+        mentioned.insert((m.file.clone(), m.line), (m.kind, enc));
+    }
+    let mut truth = vec![];
+    let mut imports = 0;
+    let mut answer = Answer::default();
+    match pages(
+        server,
+        "map_neighbors",
+        &json!({"nodeId": id, "direction": "in", "maxNodes": 200, "detail": false}),
+    ) {
+        Ok(p) => p.iter().for_each(|d| read_neighbors(d, &mut answer)),
+        Err(e) => return Outcome::NoTruth(format!("map_neighbors failed: {e}")),
+    }
+    for s in sites {
+        match mentioned.get(&s) {
+            Some(("import", _)) => imports += 1,
+            // A name in a file that re-exports the target, and no use the map sees there
+            // (`__all__ = ["Name"]`): the export statement.
+            None if answer.exporters.contains(&enclosers.file_id(&s.0)) => imports += 1,
+            Some((_, enc)) => truth.push((s, enc.clone())),
+            None => {
+                let enc = enclosers.of(&s.0, s.1);
+                truth.push((s, enc));
+            }
+        }
+    }
+
+    let (mut t, silent, wrong) = score(&truth, &answer);
+    t.import_sites = imports;
+    if show || !silent.is_empty() || !wrong.is_empty() {
+        println!(
+            "  {id}: {} sites in {} callers; listed {}; unlinked {}",
+            t.sites,
+            t.callers,
+            answer.neighbors.len(),
+            t.unlinked
+        );
+        for (s, e) in truth.iter().filter(|_| show) {
+            println!("    truth {}:{} in {e}", s.0, s.1);
+        }
+        for w in &wrong {
+            println!("    NOT A CALLER {w}");
+        }
+        for s in &silent {
+            let enc = truth.iter().find(|(x, _)| x == s).map(|(_, e)| e.as_str());
+            println!("    SILENT {}:{} in {}", s.0, s.1, enc.unwrap_or("?"));
+        }
+    }
+    Outcome::Scored(t)
+}
+
+// ---- the run -----------------------------------------------------------------------------
+
+fn pct(a: usize, b: usize) -> String {
+    if b == 0 {
+        "—".into()
+    } else {
+        format!("{:.1} %", 100.0 * a as f64 / b as f64)
+    }
+}
+
+fn print_table(rows: &BTreeMap<(String, String), Tally>) {
+    println!(
+        "\n{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}",
+        "corpus", "lang", "targets", "sites", "callers", "tier", "listed", "precision", "recall"
+    );
+    for ((corpus, lang), t) in rows {
+        for (i, tier) in TIERS.iter().enumerate() {
+            if t.listed[i] == 0 && i > 2 {
+                continue;
+            }
+            println!(
+                "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}",
+                corpus,
+                lang,
+                t.targets,
+                t.sites,
+                t.callers,
+                tier,
+                t.listed[i],
+                pct(t.right[i], t.listed[i]),
+                pct(t.found[i], t.callers)
+            );
+        }
+        let listed: usize = t.listed.iter().sum();
+        let right: usize = t.right.iter().sum();
+        println!(
+            "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}   unlinked {} ({} true), \
+             import sites {}, SILENT MISSES {}",
+            corpus,
+            lang,
+            t.targets,
+            t.sites,
+            t.callers,
+            "all",
+            listed,
+            pct(right, listed),
+            pct(t.found_any, t.callers),
+            t.unlinked,
+            t.unlinked_true,
+            t.import_sites,
+            t.silent
+        );
+    }
+}
+
+pub fn main(args: &[String]) {
+    let o = parse(args);
+    let spec: Value = std::fs::read_to_string(&o.corpora)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| panic!("cannot read {}", o.corpora.display()));
+    println!("navmap: {}", o.navmap.display());
+    let registry = Arc::new(navmap_grammars::registry());
+    let mut rows: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let mut failures = vec![];
+    for (name, corpus) in spec["corpora"].as_object().expect("corpora") {
+        if !o.only.is_empty() && !o.only.iter().any(|s| name.contains(s.as_str())) {
+            continue;
+        }
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().join(name);
+        if let Err(e) = std::fs::create_dir_all(&root)
+            .map_err(|e| e.to_string())
+            .and_then(|_| prepare(corpus, &root))
+            .and_then(|_| fill_root(corpus, &root))
+        {
+            println!("\n## {name}: corpus not available: {e}");
+            failures.push(format!("{name}: corpus not available"));
+            continue;
+        }
+        let mut server = match Server::start(&o.navmap, &root) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("\n## {name}: {e}");
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = server.call("map_rebuild", &json!({})) {
+            println!("\n## {name}: map_rebuild: {e}");
+            continue;
+        }
+        let map = match Map::open(MapConfig::new(&root), registry.clone()) {
+            Ok((m, _)) => m,
+            Err(e) => {
+                println!("\n## {name}: cannot open the map: {e}");
+                continue;
+            }
+        };
+        let langs: Vec<String> = corpus["langs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l.as_str().map(str::to_string))
+            .collect();
+        let cap = corpus["targets"]
+            .as_u64()
+            .map_or(o.targets, |n| (n as usize).min(o.targets));
+        let targets = pick_targets(&map, cap, &langs);
+        println!(
+            "\n## {name} ({}): {} targets",
+            corpus["about"].as_str().unwrap_or(""),
+            targets.len()
+        );
+        let mut enclosers = Enclosers {
+            map: &map,
+            files: HashMap::new(),
+        };
+        for target in &targets {
+            let lang = target.id.split(':').next().unwrap_or("").to_string();
+            match run_target(&mut server, &map, &mut enclosers, target, o.show) {
+                Outcome::Scored(t) => rows.entry((name.clone(), lang)).or_default().add(&t),
+                Outcome::NoTruth(why) => {
+                    println!("  {}: no ground truth: {why}", target.id);
+                    failures.push(format!("{}: {why}", target.id));
+                }
+            }
+        }
+        drop(server);
+    }
+    print_table(&rows);
+    let mut by_lang: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    for ((_, lang), t) in &rows {
+        by_lang
+            .entry(("all".into(), lang.clone()))
+            .or_default()
+            .add(t);
+    }
+    println!("\n## Per language (every corpus)");
+    print_table(&by_lang);
+    println!("\ntargets without ground truth: {}", failures.len());
+}
+
+/// `{root}` in the files a corpus writes (a compilation database names absolute paths)
+/// becomes the copy's root.
+fn fill_root(corpus: &Value, root: &Path) -> Result<(), String> {
+    for name in corpus["write"].as_object().into_iter().flatten().map(|(k, _)| k) {
+        let p = root.join(name);
+        let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+        if text.contains("{root}") {
+            std::fs::write(&p, text.replace("{root}", &root.display().to_string()))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(f: &str, l: u32) -> Site {
+        (f.to_string(), l)
+    }
+
+    #[test]
+    fn rows_give_their_line() {
+        assert_eq!(row_line("15:33 note = store.refresh(key)"), Some(15));
+        assert_eq!(row_line("7:1-9"), Some(7));
+        assert_eq!(row_line("x"), None);
+    }
+
+    #[test]
+    fn neighbors_in_every_shape_and_the_unlinked_rows() {
+        let mut a = Answer::default();
+        let page = json!({
+            "neighbors": [
+                {"id": "py:a.py#f", "kind": "function", "line": 3, "edge": "calls"},
+                {"id": "py:b.py#g", "kind": "function", "line": 5, "edge": "calls",
+                 "confidence": "name"},
+                {"id": "py:b.py#g", "kind": "function", "line": 5, "edge": "references",
+                 "confidence": "import"},
+                {"id": "py:a.py#C", "kind": "class", "line": 1, "edge": "contains"}
+            ],
+            "unlinked": [{"file": "c.py", "in": "h", "rows": ["12:5 s.refresh()", "14:1"]}]
+        });
+        read_neighbors(&page, &mut a);
+        let one_file = json!({"file": "py:d.py", "neighbors": [
+            "27 method Store.refresh",
+            {"name": "Store.get", "kind": "method", "line": 30, "edge": "calls",
+             "confidence": "candidate"}
+        ]});
+        read_neighbors(&one_file, &mut a);
+        let got: Vec<(&str, &str)> = a.neighbors.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("py:a.py#f", "exact"),
+                ("py:b.py#g", "import"),
+                ("py:d.py#Store.get", "candidate"),
+                ("py:d.py#Store.refresh", "exact"),
+            ]
+        );
+        assert!(a.unlinked.contains(&site("c.py", 12)) && a.unlinked.contains(&site("c.py", 14)));
+    }
+
+    #[test]
+    fn references_are_the_servers_locations_only() {
+        let page = json!({
+            "locations": [
+                {"file": "a.py", "at": ["4:5 f()", "9:5-11 f("]},
+                {"external": true, "lib": "x.pyi", "at": [{"line": 1, "col": 1}]}
+            ],
+            "unverified": [{"file": "t.py", "rows": ["3:1 f()"]}]
+        });
+        let mut sites = vec![];
+        read_references(&page, &mut sites);
+        assert_eq!(sites, vec![site("a.py", 4), site("a.py", 9)]);
+    }
+
+    #[test]
+    fn a_true_use_neither_listed_nor_unlinked_is_a_silent_miss() {
+        let truth = vec![
+            (site("a.py", 4), "py:a.py#f".to_string()),
+            (site("a.py", 6), "py:a.py#f".to_string()),
+            (site("b.py", 2), "py:b.py#g".to_string()),
+            (site("c.py", 8), "py:c.py#h".to_string()),
+        ];
+        let mut answer = Answer::default();
+        answer.neighbors.insert("py:a.py#f".into(), "exact");
+        answer.neighbors.insert("py:x.py#wrong".into(), "name");
+        answer.unlinked.insert(site("b.py", 2));
+        answer.unlinked.insert(site("z.py", 1));
+        let (t, silent, wrong) = score(&truth, &answer);
+        assert_eq!(silent, vec![site("c.py", 8)]);
+        assert_eq!(wrong, vec!["py:x.py#wrong (name)"]);
+        assert_eq!((t.sites, t.callers, t.silent), (4, 3, 1));
+        assert_eq!((t.listed[0], t.right[0], t.found[0]), (1, 1, 1));
+        assert_eq!((t.listed[2], t.right[2]), (1, 0));
+        assert_eq!((t.unlinked, t.unlinked_true, t.found_any), (2, 1, 1));
+    }
+}
