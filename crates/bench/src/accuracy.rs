@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use navmap_map::{Map, MapConfig, NodeKind, NodeView};
+use navmap_map::{Confidence, Direction, EdgeKind, Map, MapConfig, NodeKind, NodeView};
 use serde_json::{Value, json};
 
 use crate::tokens::{Server, prepare};
@@ -107,6 +107,12 @@ pub struct Tally {
     pub sites: usize,
     pub callers: usize,
     pub import_sites: usize,
+    /// Sites the server lists that are no use of the target in the map's sense (not
+    /// scored): its own members' declarations naming it, a related definition's own name
+    /// (an override, a header's declaration), a call the map links for sure to an override
+    /// or implementation of it (dispatch).
+    pub own_sites: usize,
+    pub dispatch_sites: usize,
     /// Per tier (index into [`TIERS`]): neighbors listed, of them true, true callers found.
     pub listed: [usize; 4],
     pub right: [usize; 4],
@@ -126,6 +132,8 @@ impl Tally {
         self.sites += o.sites;
         self.callers += o.callers;
         self.import_sites += o.import_sites;
+        self.own_sites += o.own_sites;
+        self.dispatch_sites += o.dispatch_sites;
         for i in 0..TIERS.len() {
             self.listed[i] += o.listed[i];
             self.right[i] += o.right[i];
@@ -258,7 +266,8 @@ fn pages(server: &mut Server, tool: &str, args: &Value) -> Result<Vec<Value>, St
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{tool}: {e}"))?;
         if v["ok"] != true {
             // A server still indexing: wait for it (bounded), then ask again.
-            if v["error"]["code"] == "LSP_NOT_READY" && not_ready < 60 {
+            let code = &v["error"]["code"];
+            if (code == "LSP_NOT_READY" || code == "LSP_TIMEOUT") && not_ready < 40 {
                 not_ready += 1;
                 std::thread::sleep(Duration::from_secs(3));
                 continue;
@@ -348,6 +357,63 @@ impl Enclosers<'_> {
     }
 }
 
+/// The last segment of a node ID's name (`a.py#C.get~2` → `get`).
+fn short_name(id: &str) -> &str {
+    let name = id.rsplit_once('#').map_or(id, |(_, n)| n);
+    let name = name.rsplit('.').next().unwrap_or(name);
+    name.split('~').next().unwrap_or(name)
+}
+
+/// The type a member belongs to (`a.py#C.get` → `a.py#C`).
+fn owner(id: &str) -> Option<&str> {
+    let (file, name) = id.rsplit_once('#')?;
+    let (up, _) = name.rsplit_once('.')?;
+    Some(&id[..file.len() + 1 + up.len()])
+}
+
+/// A site in the target's own declaration: the target itself or one of its members (a
+/// constructor's name, a Go receiver, an out-of-line `C::f`), or the name line of a
+/// definition of the same name (a header's declaration, the method an override overrides).
+fn is_own(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
+    let id = &target.id;
+    if enc == id || enc.starts_with(&format!("{id}.")) {
+        return true;
+    }
+    short_name(enc) == target.name && map.node(enc).is_ok_and(|n| n.line == Some(line))
+}
+
+/// A site the map links for sure to another definition of the name whose type is
+/// related to the target's (an override, an implementation of an interface method): the
+/// server counts the call through dynamic dispatch, the map counts it for the callee.
+fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
+    let Some(target_owner) = owner(&target.id) else {
+        return false;
+    };
+    let abstract_owner = map.node(target_owner).is_ok_and(|n| {
+        matches!(n.kind, NodeKind::Interface | NodeKind::Trait)
+    });
+    let related: HashSet<String> = map
+        .neighbors(
+            target_owner,
+            Direction::Both,
+            Some(&[EdgeKind::Extends, EdgeKind::Implements]),
+            3,
+            500,
+        )
+        .map(|r| r.neighbors.into_iter().map(|n| n.node.id).collect())
+        .unwrap_or_default();
+    let Ok(out) = map.neighbors(enc, Direction::Out, None, 1, 1000) else {
+        return false;
+    };
+    out.neighbors.iter().any(|n| {
+        n.line == Some(line)
+            && n.node.id != target.id
+            && n.node.name == target.name
+            && matches!(n.confidence, Confidence::Exact | Confidence::Import)
+            && owner(&n.node.id).is_some_and(|o| abstract_owner || related.contains(o))
+    })
+}
+
 /// One target's outcome.
 enum Outcome {
     Scored(Tally),
@@ -394,6 +460,7 @@ fn run_target(
     }
     let mut truth = vec![];
     let mut imports = 0;
+    let (mut own, mut dispatch) = (0, 0);
     let mut answer = Answer::default();
     match pages(
         server,
@@ -409,16 +476,26 @@ fn run_target(
             // A name in a file that re-exports the target, and no use the map sees there
             // (`__all__ = ["Name"]`): the export statement.
             None if answer.exporters.contains(&enclosers.file_id(&s.0)) => imports += 1,
-            Some((_, enc)) => truth.push((s, enc.clone())),
-            None => {
-                let enc = enclosers.of(&s.0, s.1);
-                truth.push((s, enc));
+            found => {
+                let enc = match found {
+                    Some((_, enc)) => enc.clone(),
+                    None => enclosers.of(&s.0, s.1),
+                };
+                if is_own(map, target, &enc, s.1) {
+                    own += 1;
+                } else if is_dispatch(map, target, &enc, s.1) {
+                    dispatch += 1;
+                } else {
+                    truth.push((s, enc));
+                }
             }
         }
     }
 
     let (mut t, silent, wrong) = score(&truth, &answer);
     t.import_sites = imports;
+    t.own_sites = own;
+    t.dispatch_sites = dispatch;
     if show || !silent.is_empty() || !wrong.is_empty() {
         println!(
             "  {id}: {} sites in {} callers; listed {}; unlinked {}",
@@ -478,7 +555,7 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
         let right: usize = t.right.iter().sum();
         println!(
             "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}   unlinked {} ({} true), \
-             import sites {}, SILENT MISSES {}",
+             import sites {}, own {}, dispatch {}, SILENT MISSES {}",
             corpus,
             lang,
             t.targets,
@@ -491,6 +568,8 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
             t.unlinked,
             t.unlinked_true,
             t.import_sites,
+            t.own_sites,
+            t.dispatch_sites,
             t.silent
         );
     }
@@ -521,7 +600,13 @@ pub fn main(args: &[String]) {
             failures.push(format!("{name}: corpus not available"));
             continue;
         }
-        let mut server = match Server::start(&o.navmap, &root) {
+        let env: Vec<(String, String)> = corpus["env"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+            .collect();
+        let mut server = match Server::start_with(&o.navmap, &root, &env) {
             Ok(s) => s,
             Err(e) => {
                 println!("\n## {name}: {e}");
@@ -555,6 +640,15 @@ pub fn main(args: &[String]) {
             corpus["about"].as_str().unwrap_or(""),
             targets.len()
         );
+        // A server that indexes in the background (clangd with its index) is asked once
+        // and given time before the targets count.
+        if let (Some(secs), Some(first)) = (corpus["settle"].as_u64(), targets.first()) {
+            let _ = server.call(
+                "nav_references",
+                &json!({"nodeId": first.id, "includeDeclaration": false}),
+            );
+            std::thread::sleep(Duration::from_secs(secs));
+        }
         let mut enclosers = Enclosers {
             map: &map,
             files: HashMap::new(),

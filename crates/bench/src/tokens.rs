@@ -223,6 +223,15 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(bin: &Path, root: &Path) -> Result<Server, String> {
+        Self::start_with(bin, root, &[])
+    }
+
+    /// `start` with extra environment variables (a corpus's server command overrides).
+    pub(crate) fn start_with(
+        bin: &Path,
+        root: &Path,
+        env: &[(String, String)],
+    ) -> Result<Server, String> {
         let mut child = Command::new(bin)
             .arg("serve")
             .arg("--root")
@@ -230,6 +239,7 @@ impl Server {
             .env("PATH", child_path())
             .env("NAVMAP_DATA_DIR", repo().join(".tools"))
             .env_remove("NAVMAP_TOKEN_BUDGET")
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
