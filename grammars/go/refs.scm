@@ -24,3 +24,6 @@
 ; for. Not edges: `@mention`.
 (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @mention
 (argument_list (identifier) @name) @mention
+; A conversion to a pointer type, `(*T)(nil)` (`var _ I = (*T)(nil)`), parses as a call of a
+; parenthesized dereference: `T` is a type use.
+(call_expression function: (parenthesized_expression (unary_expression operand: (identifier) @name))) @mention

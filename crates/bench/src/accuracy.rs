@@ -324,6 +324,18 @@ struct Enclosers<'m> {
 }
 
 impl Enclosers<'_> {
+    /// Whether `line` is the header of a block of `id`'s members (an `impl` block: the
+    /// next definition after it in the file is a member of `id`).
+    fn heads_members(&mut self, file: &str, line: u32, id: &str) -> bool {
+        self.file_id(file);
+        let nodes = &self.files[file];
+        nodes
+            .iter()
+            .filter(|n| n.kind != NodeKind::File && n.line.is_some_and(|l| l > line))
+            .min_by_key(|n| n.line)
+            .is_some_and(|n| n.id.starts_with(&format!("{id}.")))
+    }
+
     /// The node ID of a file.
     fn file_id(&mut self, file: &str) -> String {
         self.of(file, 0)
@@ -379,12 +391,18 @@ fn is_own(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
     if enc == id || enc.starts_with(&format!("{id}.")) {
         return true;
     }
+    // An out-of-line member (`C::f` in another file) is a member by its qualified name.
+    let enc_name = enc.rsplit_once('#').map_or("", |(_, n)| n);
+    if enc_name.starts_with(&format!("{}.", target.qualified_name)) {
+        return true;
+    }
     short_name(enc) == target.name && map.node(enc).is_ok_and(|n| n.line == Some(line))
 }
 
 /// A site the map links for sure to another definition of the name whose type is
 /// related to the target's (an override, an implementation of an interface method): the
-/// server counts the call through dynamic dispatch, the map counts it for the callee.
+/// server counts the call through dynamic dispatch, the map counts it for the callee. Or,
+/// for a method, a site the map links to its type (a constructor called as `new C()`).
 fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
     let Some(target_owner) = owner(&target.id) else {
         return false;
@@ -398,18 +416,21 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
             Direction::Both,
             Some(&[EdgeKind::Extends, EdgeKind::Implements]),
             3,
-            500,
+            200,
         )
         .map(|r| r.neighbors.into_iter().map(|n| n.node.id).collect())
         .unwrap_or_default();
-    let Ok(out) = map.neighbors(enc, Direction::Out, None, 1, 1000) else {
+    let Ok(out) = map.neighbors(enc, Direction::Out, None, 1, 200) else {
         return false;
     };
     out.neighbors.iter().any(|n| {
-        n.line == Some(line)
+        // A constructor's call (`new C()`) the map links to its class.
+        let constructs = n.node.id == target_owner && target.kind == NodeKind::Method;
+        n.line == Some(line) && constructs
+            || n.line == Some(line)
             && n.node.id != target.id
             && n.node.name == target.name
-            && matches!(n.confidence, Confidence::Exact | Confidence::Import)
+            && n.confidence != Confidence::Candidate
             && owner(&n.node.id).is_some_and(|o| abstract_owner || related.contains(o))
     })
 }
@@ -461,6 +482,8 @@ fn run_target(
     let mut truth = vec![];
     let mut imports = 0;
     let (mut own, mut dispatch) = (0, 0);
+    // Enclosing definitions of sites not scored: listing them is neither right nor wrong.
+    let mut unscored: HashSet<String> = HashSet::new();
     let mut answer = Answer::default();
     match pages(
         server,
@@ -481,10 +504,13 @@ fn run_target(
                     Some((_, enc)) => enc.clone(),
                     None => enclosers.of(&s.0, s.1),
                 };
-                if is_own(map, target, &enc, s.1) {
+                if is_own(map, target, &enc, s.1) || enclosers.heads_members(&s.0, s.1, &target.id)
+                {
                     own += 1;
+                    unscored.insert(enc);
                 } else if is_dispatch(map, target, &enc, s.1) {
                     dispatch += 1;
+                    unscored.insert(enc);
                 } else {
                     truth.push((s, enc));
                 }
@@ -492,6 +518,11 @@ fn run_target(
         }
     }
 
+    let callers: HashSet<&str> = truth.iter().map(|(_, e)| e.as_str()).collect();
+    answer.neighbors.retain(|n, _| {
+        callers.contains(n.as_str())
+            || !(unscored.contains(n) || *n == target.id || n.starts_with(&format!("{id}.")))
+    });
     let (mut t, silent, wrong) = score(&truth, &answer);
     t.import_sites = imports;
     t.own_sites = own;

@@ -213,8 +213,17 @@ impl State {
                 let kept: HashSet<Ix> = step.iter().map(|s| s.0).collect();
                 beyond_cap.extend(rest.into_iter().filter(|r| !kept.contains(r)));
             }
-            // Best edge first for each neighbor: resolved before candidates.
-            step.sort_by_key(|s| (s.2, s.1));
+            // Best edge first for each neighbor: resolved before candidates, then a use
+            // before structure (a header's prototype that names a type of its own file is a
+            // use the answer must show, not hide behind `contains`).
+            step.sort_by_key(|s| {
+                (
+                    s.2 == Confidence::Candidate,
+                    matches!(s.1, EdgeKind::Contains | EdgeKind::Exports),
+                    s.2,
+                    s.1,
+                )
+            });
             for (other, kind, conf, line, dir) in step {
                 if !seen.insert(other) {
                     continue;
