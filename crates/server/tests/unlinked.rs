@@ -948,3 +948,82 @@ async fn nav_call_hierarchy_outgoing_accounts_for_the_calls_pyright_cannot_resol
     );
     assert!(d.get("unlinked").is_none(), "{env}");
 }
+
+/// The answer's neighbors as `(id, edge)`.
+fn neighbor_edges(d: &Value) -> Vec<(String, String)> {
+    d["neighbors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let id = n["id"].as_str().or(n["name"].as_str()).unwrap_or("");
+            (id.to_string(), n["edge"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// Found by `navmap-bench accuracy` (docs/accuracy.md): a file that both holds a type and
+/// uses it at file level (a C header's prototype, a module-level call) was listed once, as
+/// the type's container, so the use was hidden although the mention counted as linked.
+#[tokio::test]
+async fn a_use_in_the_types_own_file_is_listed_as_a_use() {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[("shop/store.py", "class Store:\n    pass\n\n\nStore()\n")],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "py:shop/store.py#Store", "direction": "in"}),
+    )
+    .await;
+    let edges = neighbor_edges(ok(&env));
+    assert!(
+        edges.contains(&("py:shop/store.py".into(), "calls".into())),
+        "the file's call is shown as a call: {env}"
+    );
+}
+
+/// Found by `navmap-bench accuracy`: Go's compile-time check `var _ I = (*T)(nil)` names
+/// `T` in a conversion that parses as a call of a parenthesized dereference; gopls counts
+/// it as a reference, and the answer must account for it.
+#[tokio::test]
+async fn a_go_pointer_conversion_is_a_mention_of_its_type() {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[
+            ("go.mod", "module example.com/shop\n\ngo 1.21\n"),
+            (
+                "store/store.go",
+                "package store\n\ntype Store struct{}\n\nfunc (s *Store) Get() int { return 1 }\n",
+            ),
+            (
+                "store/check.go",
+                "package store\n\ntype Getter interface{ Get() int }\n\nvar _ Getter = (*Store)(nil)\n",
+            ),
+        ],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "go:store/store.go#Store", "direction": "in"}),
+    )
+    .await;
+    let d = ok(&env);
+    let listed = neighbor_edges(d)
+        .iter()
+        .any(|(id, edge)| id == "go:store/check.go" && edge != "contains");
+    let unlinked = d["unlinked"].as_array().is_some_and(|gs| {
+        gs.iter().any(|g| {
+            g["file"] == "store/check.go"
+                && g["rows"].as_array().unwrap().iter().any(|r| {
+                    r.as_str().unwrap().starts_with("5:")
+                })
+        })
+    });
+    assert!(listed || unlinked, "check.go:5 is accounted for: {env}");
+}
