@@ -25,6 +25,12 @@
 ((type_identifier) @name @reference.type
   (#not-eq? @name "Self"))
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type
+; A type at the head of a value path: `Kind::Variant` (patterns, struct fields, arguments),
+; `Type::new()`, `crate::Kind::Variant`. Capitalised only: a lower-case head is a module.
+((scoped_identifier path: (identifier) @name) @reference.type
+  (#match? @name "^[A-Z]") (#not-eq? @name "Self"))
+((scoped_identifier path: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.type
+  (#match? @name "^[A-Z]"))
 
 ; Mentions: names used as values (`iter.map(Self::parse)`, `x.field`, a function passed
 ; as an argument), which resolution does not link but answers about uses account for.

@@ -33,3 +33,7 @@
 (shorthand_property_identifier) @name @mention
 (array (identifier) @name) @mention
 (variable_declarator value: (identifier) @name) @mention
+; A class, enum or namespace at the head of a member access: `ZodBoolean.create`,
+; `Kind.Value`. Capitalised only (a lower-case head is a variable, whose member is the use).
+((member_expression object: (identifier) @name) @mention
+  (#match? @name "^[A-Z]"))

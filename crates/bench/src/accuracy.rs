@@ -95,7 +95,8 @@ pub struct Answer {
     pub neighbors: BTreeMap<String, &'static str>,
     /// The unlinked tier's rows.
     pub unlinked: HashSet<Site>,
-    /// Files listed through an `exports` edge (a re-export names the target, not a use).
+    /// Nodes listed through an `exports` or `contains` edge: a file that exports or holds the
+    /// target (a name in its `__all__`, a re-export, is not a use).
     pub exporters: HashSet<String>,
 }
 
@@ -113,6 +114,9 @@ pub struct Tally {
     /// or implementation of it (dispatch).
     pub own_sites: usize,
     pub dispatch_sites: usize,
+    /// Sites whose line does not name the target (a macro expansion, `new C()` for a
+    /// constructor): no text for an index, or grep, to find; not scored.
+    pub unnamed_sites: usize,
     /// Per tier (index into [`TIERS`]): neighbors listed, of them true, true callers found.
     pub listed: [usize; 4],
     pub right: [usize; 4],
@@ -134,6 +138,7 @@ impl Tally {
         self.import_sites += o.import_sites;
         self.own_sites += o.own_sites;
         self.dispatch_sites += o.dispatch_sites;
+        self.unnamed_sites += o.unnamed_sites;
         for i in 0..TIERS.len() {
             self.listed[i] += o.listed[i];
             self.right[i] += o.right[i];
@@ -217,11 +222,8 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
             }
         };
         // Structure, not use: the target's container, the file that exports it.
-        if edge == "exports" {
+        if edge == "exports" || edge == "contains" {
             answer.exporters.insert(id);
-            continue;
-        }
-        if edge == "contains" {
             continue;
         }
         let best = answer.neighbors.entry(id).or_insert(tier);
@@ -369,6 +371,44 @@ impl Enclosers<'_> {
     }
 }
 
+/// The corpus's files by line, read once each.
+struct SourceLines {
+    root: PathBuf,
+    files: HashMap<String, Vec<String>>,
+}
+
+impl SourceLines {
+    fn new(root: &Path) -> SourceLines {
+        SourceLines {
+            root: root.to_path_buf(),
+            files: HashMap::new(),
+        }
+    }
+
+    fn line(&mut self, file: &str, line: u32) -> Option<&str> {
+        let lines = self.files.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(self.root.join(file))
+                .map(|t| t.lines().map(str::to_string).collect())
+                .unwrap_or_default()
+        });
+        lines.get((line as usize).checked_sub(1)?).map(String::as_str)
+    }
+}
+
+/// Whether the site's line holds the target's name as a word (an unreadable line counts
+/// as naming it: the site is scored).
+fn names_target(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
+    let Some(text) = lines.line(&site.0, site.1) else {
+        return true;
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back().is_none_or(|c| !word(c));
+        let after = text[i + name.len()..].chars().next().is_none_or(|c| !word(c));
+        before && after
+    })
+}
+
 /// The last segment of a node ID's name (`a.py#C.get~2` → `get`).
 fn short_name(id: &str) -> &str {
     let name = id.rsplit_once('#').map_or(id, |(_, n)| n);
@@ -481,7 +521,8 @@ fn run_target(
     }
     let mut truth = vec![];
     let mut imports = 0;
-    let (mut own, mut dispatch) = (0, 0);
+    let (mut own, mut dispatch, mut unnamed) = (0, 0, 0);
+    let mut lines = SourceLines::new(map.root());
     // Enclosing definitions of sites not scored: listing them is neither right nor wrong.
     let mut unscored: HashSet<String> = HashSet::new();
     let mut answer = Answer::default();
@@ -504,7 +545,13 @@ fn run_target(
                     Some((_, enc)) => enc.clone(),
                     None => enclosers.of(&s.0, s.1),
                 };
-                if is_own(map, target, &enc, s.1) || enclosers.heads_members(&s.0, s.1, &target.id)
+                if !names_target(&mut lines, &s, &target.name) {
+                    // A macro's expansion (`LOG(…)` calling the function), a constructor
+                    // called by its class's name: no text names the target there.
+                    unnamed += 1;
+                    unscored.insert(enc);
+                } else if is_own(map, target, &enc, s.1)
+                    || enclosers.heads_members(&s.0, s.1, &target.id)
                 {
                     own += 1;
                     unscored.insert(enc);
@@ -527,6 +574,7 @@ fn run_target(
     t.import_sites = imports;
     t.own_sites = own;
     t.dispatch_sites = dispatch;
+    t.unnamed_sites = unnamed;
     if show || !silent.is_empty() || !wrong.is_empty() {
         println!(
             "  {id}: {} sites in {} callers; listed {}; unlinked {}",
@@ -586,7 +634,7 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
         let right: usize = t.right.iter().sum();
         println!(
             "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}   unlinked {} ({} true), \
-             import sites {}, own {}, dispatch {}, SILENT MISSES {}",
+             import sites {}, own {}, dispatch {}, unnamed {}, SILENT MISSES {}",
             corpus,
             lang,
             t.targets,
@@ -601,6 +649,7 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
             t.import_sites,
             t.own_sites,
             t.dispatch_sites,
+            t.unnamed_sites,
             t.silent
         );
     }
