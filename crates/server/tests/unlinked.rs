@@ -1027,3 +1027,73 @@ async fn a_go_pointer_conversion_is_a_mention_of_its_type() {
     });
     assert!(listed || unlinked, "check.go:5 is accounted for: {env}");
 }
+
+/// Found by `navmap-bench accuracy` on the globset crate: `ErrorKind::UnclosedClass` in a
+/// struct literal or a pattern names the enum in a path; rust-analyzer counts it, the map
+/// saw no use at all.
+#[tokio::test]
+async fn a_rust_path_head_is_a_use_of_its_type() {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[(
+            "src/lib.rs",
+            "pub enum Kind {\n    A,\n    B,\n}\n\npub fn pick(b: bool) -> u8 {\n    if b { Kind::A as u8 } else { 0 }\n}\n",
+        )],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "rs:src/lib.rs#Kind", "direction": "in"}),
+    )
+    .await;
+    let edges = neighbor_edges(ok(&env));
+    assert!(
+        edges.contains(&("pick".into(), "references".into()))
+            || edges.contains(&("rs:src/lib.rs#pick".into(), "references".into())),
+        "pick uses Kind: {env}"
+    );
+}
+
+/// Found by `navmap-bench accuracy` on zod: `const booleanType = ZodBoolean.create;` uses
+/// the class as the head of a member access; the answer about the class must account for it.
+#[tokio::test]
+async fn a_typescript_member_head_is_accounted_for() {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "src/a.ts",
+                "export class Zed {\n  static create(): Zed {\n    return new Zed();\n  }\n}\n",
+            ),
+            (
+                "src/b.ts",
+                "import { Zed } from \"./a\";\nexport const make = Zed.create;\n",
+            ),
+        ],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "ts:src/a.ts#Zed", "direction": "in"}),
+    )
+    .await;
+    let d = ok(&env);
+    let listed = neighbor_edges(d)
+        .iter()
+        .any(|(id, edge)| id == "ts:src/b.ts#make" && edge != "contains");
+    let unlinked = d["unlinked"].as_array().is_some_and(|gs| {
+        gs.iter().any(|g| {
+            g["file"] == "src/b.ts"
+                && g["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.as_str().unwrap().starts_with("2:"))
+        })
+    });
+    assert!(listed || unlinked, "b.ts:2 is accounted for: {env}");
+}
