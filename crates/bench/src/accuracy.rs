@@ -338,6 +338,18 @@ impl Enclosers<'_> {
             .is_some_and(|n| n.id.starts_with(&format!("{id}.")))
     }
 
+    /// Whether `line` is outside every definition but variables and constants.
+    fn at_file_level(&mut self, file: &str, line: u32) -> bool {
+        self.file_id(file);
+        !self.files[file].iter().any(|n| {
+            !matches!(
+                n.kind,
+                NodeKind::File | NodeKind::Variable | NodeKind::Constant
+            ) && n.line.is_some_and(|a| a <= line)
+                && n.end_line.is_some_and(|b| line <= b)
+        })
+    }
+
     /// The node ID of a file.
     fn file_id(&mut self, file: &str) -> String {
         self.of(file, 0)
@@ -537,9 +549,14 @@ fn run_target(
     for s in sites {
         match mentioned.get(&s) {
             Some(("import", _)) => imports += 1,
-            // A name in a file that re-exports the target, and no use the map sees there
-            // (`__all__ = ["Name"]`): the export statement.
-            None if answer.exporters.contains(&enclosers.file_id(&s.0)) => imports += 1,
+            // A name at file level (or in a file-level variable) of a file that holds or
+            // re-exports the target, and no use the map sees there (`__all__ = ["Name"]`):
+            // the export statement.
+            None if answer.exporters.contains(&enclosers.file_id(&s.0))
+                && enclosers.at_file_level(&s.0, s.1) =>
+            {
+                imports += 1
+            }
             found => {
                 let enc = match found {
                     Some((_, enc)) => enc.clone(),
