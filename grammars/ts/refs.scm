@@ -37,3 +37,5 @@
 ; `Kind.Value`. Capitalised only (a lower-case head is a variable, whose member is the use).
 ((member_expression object: (identifier) @name) @mention
   (#match? @name "^[A-Z]"))
+; `x instanceof C`: a use of the class.
+(binary_expression operator: "instanceof" right: (identifier) @name) @mention

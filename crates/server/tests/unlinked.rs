@@ -1070,7 +1070,7 @@ async fn a_typescript_member_head_is_accounted_for() {
             ),
             (
                 "src/b.ts",
-                "import { Zed } from \"./a\";\nexport const make = Zed.create;\n",
+                "import { Zed } from \"./a\";\nexport const make = Zed.create;\nexport function isZed(x: unknown) {\n  return x instanceof Zed;\n}\n",
             ),
         ],
     );
@@ -1096,4 +1096,19 @@ async fn a_typescript_member_head_is_accounted_for() {
         })
     });
     assert!(listed || unlinked, "b.ts:2 is accounted for: {env}");
+    // `x instanceof Zed` (zod's `type instanceof ZodNull`).
+    let listed = neighbor_edges(d)
+        .iter()
+        .any(|(id, edge)| id == "ts:src/b.ts#isZed" && edge != "contains");
+    let unlinked = d["unlinked"].as_array().is_some_and(|gs| {
+        gs.iter().any(|g| {
+            g["file"] == "src/b.ts"
+                && g["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.as_str().unwrap().starts_with("4:"))
+        })
+    });
+    assert!(listed || unlinked, "b.ts:4 is accounted for: {env}");
 }
