@@ -19,6 +19,8 @@
 //!      `Store.get`); for an import, a use in the file resolved for sure elsewhere;
 //!   2. *a receiver of a known other type*: the qualifier is a name bound to a type
 //!      (`s: Cache`, `s = Cache()`) that is not the target's type nor one of its subtypes
+//!      or supertypes (a receiver typed as an interface the target's type implements may
+//!      hold the target's type)
 //!      (for a function outside any type: any type);
 //!   3. *a local binding*: a bare name bound inside the enclosing function (a parameter,
 //!      a local variable, a closure parameter, a typed binding);
@@ -73,7 +75,15 @@ impl State {
         }
         let sym = t.name;
         let owner = t.parent.filter(|&p| is_type_like(m.n(p).kind));
-        let subtypes = owner.map(|o| subtypes(m, o)).unwrap_or_default();
+        // Rule 2's related types: a receiver typed as a subtype, or as a supertype (an
+        // interface the target's type implements: the call may dispatch to the target).
+        let subtypes = owner
+            .map(|o| {
+                let mut related = subtypes(m, o);
+                related.extend(supertypes(m, o));
+                related
+            })
+            .unwrap_or_default();
         let target_dir = t.file.map(|f| m.f(f).dir().to_string()).unwrap_or_default();
         for fix in m.files_mentioning(sym) {
             let f = m.f(fix);
@@ -237,8 +247,25 @@ fn subtypes(m: &Model, ty: Ix) -> HashSet<Ix> {
     seen
 }
 
+/// The types `ty` derives from (resolved extends/implements edges, transitively).
+fn supertypes(m: &Model, ty: Ix) -> HashSet<Ix> {
+    let mut seen = HashSet::from([ty]);
+    let mut todo = vec![ty];
+    while let Some(t) = todo.pop() {
+        for e in &m.out[t as usize] {
+            if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                && e.conf != Confidence::Candidate
+                && seen.insert(e.other)
+            {
+                todo.push(e.other);
+            }
+        }
+    }
+    seen
+}
+
 /// Rule 2: the qualifier is a name bound to a type that is neither the target's type nor
-/// one of its subtypes. A bound type the map does not know is not proof (it may be an
+/// one of its subtypes or supertypes. A bound type the map does not know is not proof (it may be an
 /// alias of the target's type), nor is a callee whose result type is unknown.
 fn other_typed_receiver(
     m: &Model,

@@ -1112,3 +1112,46 @@ async fn a_typescript_member_head_is_accounted_for() {
     });
     assert!(listed || unlinked, "b.ts:4 is accounted for: {env}");
 }
+
+/// Found by `navmap-bench accuracy` on zod: `input.path` with `input: ParseInput` may reach
+/// `ParseInputLazyPath.path` (the class implements the interface); tsserver lists it, and
+/// rule 2 ("a receiver of a known other type") must not exclude a supertype.
+#[tokio::test]
+async fn a_receiver_typed_as_a_supertype_is_not_excluded() {
+    let dir = fixture("");
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "src/a.ts",
+                "export interface Input {\n  path: string[];\n}\n\nexport class Lazy implements Input {\n  get path(): string[] {\n    return [];\n  }\n}\n",
+            ),
+            (
+                "src/b.ts",
+                "import { Input } from \"./a\";\n\nexport function read(input: Input) {\n  return input.path;\n}\n",
+            ),
+        ],
+    );
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "ts:src/a.ts#Lazy.path", "direction": "in"}),
+    )
+    .await;
+    let d = ok(&env);
+    let listed = neighbor_edges(d)
+        .iter()
+        .any(|(id, edge)| id == "ts:src/b.ts#read" && edge != "contains");
+    let unlinked = d["unlinked"].as_array().is_some_and(|gs| {
+        gs.iter().any(|g| {
+            g["file"] == "src/b.ts"
+                && g["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.as_str().unwrap().starts_with("4:"))
+        })
+    });
+    assert!(listed || unlinked, "b.ts:4 is accounted for: {env}");
+}
