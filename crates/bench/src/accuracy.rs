@@ -95,8 +95,7 @@ pub struct Answer {
     pub neighbors: BTreeMap<String, &'static str>,
     /// The unlinked tier's rows.
     pub unlinked: HashSet<Site>,
-    /// Nodes listed through an `exports` or `contains` edge: a file that exports or holds the
-    /// target (a name in its `__all__`, a re-export, is not a use).
+    /// Files listed through an `exports` edge (a re-export names the target, not a use).
     pub exporters: HashSet<String>,
 }
 
@@ -222,8 +221,11 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
             }
         };
         // Structure, not use: the target's container, the file that exports it.
-        if edge == "exports" || edge == "contains" {
+        if edge == "exports" {
             answer.exporters.insert(id);
+            continue;
+        }
+        if edge == "contains" {
             continue;
         }
         let best = answer.neighbors.entry(id).or_insert(tier);
@@ -421,6 +423,13 @@ fn names_target(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
     })
 }
 
+/// Whether the site's line holds the name in quotes (an export list's string).
+fn quoted(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
+    lines
+        .line(&site.0, site.1)
+        .is_some_and(|t| t.contains(&format!("\"{name}\"")) || t.contains(&format!("'{name}'")))
+}
+
 /// The last segment of a node ID's name (`a.py#C.get~2` → `get`).
 fn short_name(id: &str) -> &str {
     let name = id.rsplit_once('#').map_or(id, |(_, n)| n);
@@ -549,11 +558,12 @@ fn run_target(
     for s in sites {
         match mentioned.get(&s) {
             Some(("import", _)) => imports += 1,
-            // A name at file level (or in a file-level variable) of a file that holds or
-            // re-exports the target, and no use the map sees there (`__all__ = ["Name"]`):
-            // the export statement.
-            None if answer.exporters.contains(&enclosers.file_id(&s.0))
-                && enclosers.at_file_level(&s.0, s.1) =>
+            // A name at file level (or in a file-level variable) of a file that re-exports
+            // the target, or quoted there (`__all__ = ["Name"]`), and no use the map sees
+            // there: the export statement.
+            None if enclosers.at_file_level(&s.0, s.1)
+                && (answer.exporters.contains(&enclosers.file_id(&s.0))
+                    || quoted(&mut lines, &s, &target.name)) =>
             {
                 imports += 1
             }
