@@ -162,7 +162,10 @@ pub fn score(truth: &[(Site, String)], answer: &Answer) -> (Tally, Vec<Site>, Ve
     };
     let mut wrong = vec![];
     for (id, tier) in &answer.neighbors {
-        let i = TIERS.iter().position(|x| x == tier).unwrap_or(TIERS.len() - 1);
+        let i = TIERS
+            .iter()
+            .position(|x| x == tier)
+            .unwrap_or(TIERS.len() - 1);
         t.listed[i] += 1;
         if callers.contains(id.as_str()) {
             t.right[i] += 1;
@@ -216,7 +219,11 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
                     _ => continue,
                 };
                 let tier = n["confidence"].as_str().unwrap_or("exact");
-                let tier = TIERS.iter().find(|t| **t == tier).copied().unwrap_or("candidate");
+                let tier = TIERS
+                    .iter()
+                    .find(|t| **t == tier)
+                    .copied()
+                    .unwrap_or("candidate");
                 (id, n["edge"].as_str().unwrap_or(""), tier)
             }
         };
@@ -235,7 +242,9 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
         }
     }
     for g in data["unlinked"].as_array().into_iter().flatten() {
-        let Some(f) = g["file"].as_str() else { continue };
+        let Some(f) = g["file"].as_str() else {
+            continue;
+        };
         for r in g["rows"].as_array().into_iter().flatten() {
             if let Some(line) = r.as_str().and_then(row_line) {
                 answer.unlinked.insert((f.to_string(), line));
@@ -248,7 +257,9 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
 /// `locations` inside the root (external groups and cross-check rows are not its truth).
 pub fn read_references(data: &Value, into: &mut Vec<Site>) {
     for g in data["locations"].as_array().into_iter().flatten() {
-        let Some(f) = g["file"].as_str() else { continue };
+        let Some(f) = g["file"].as_str() else {
+            continue;
+        };
         for r in g["at"].as_array().into_iter().flatten() {
             if let Some(line) = r.as_str().and_then(row_line) {
                 into.push((f.to_string(), line));
@@ -405,7 +416,9 @@ impl SourceLines {
                 .map(|t| t.lines().map(str::to_string).collect())
                 .unwrap_or_default()
         });
-        lines.get((line as usize).checked_sub(1)?).map(String::as_str)
+        lines
+            .get((line as usize).checked_sub(1)?)
+            .map(String::as_str)
     }
 }
 
@@ -418,7 +431,10 @@ fn names_target(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back().is_none_or(|c| !word(c));
-        let after = text[i + name.len()..].chars().next().is_none_or(|c| !word(c));
+        let after = text[i + name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !word(c));
         before && after
     })
 }
@@ -468,9 +484,9 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
     let Some(target_owner) = owner(&target.id) else {
         return false;
     };
-    let abstract_owner = map.node(target_owner).is_ok_and(|n| {
-        matches!(n.kind, NodeKind::Interface | NodeKind::Trait)
-    });
+    let abstract_owner = map
+        .node(target_owner)
+        .is_ok_and(|n| matches!(n.kind, NodeKind::Interface | NodeKind::Trait));
     let related: HashSet<String> = map
         .neighbors(
             target_owner,
@@ -489,10 +505,10 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
         let constructs = n.node.id == target_owner && target.kind == NodeKind::Method;
         n.line == Some(line) && constructs
             || n.line == Some(line)
-            && n.node.id != target.id
-            && n.node.name == target.name
-            && n.confidence != Confidence::Candidate
-            && owner(&n.node.id).is_some_and(|o| abstract_owner || related.contains(o))
+                && n.node.id != target.id
+                && n.node.name == target.name
+                && n.confidence != Confidence::Candidate
+                && owner(&n.node.id).is_some_and(|o| abstract_owner || related.contains(o))
     })
 }
 
@@ -531,13 +547,19 @@ fn run_target(
     sites.sort();
     sites.dedup();
     // The declaration itself, should a server list it anyway.
-    let decl = (target.file.clone().unwrap_or_default(), target.line.unwrap_or(0));
+    let decl = (
+        target.file.clone().unwrap_or_default(),
+        target.line.unwrap_or(0),
+    );
     sites.retain(|s| *s != decl);
 
     let check = map.mention_check(id).unwrap_or_default();
     let mut mentioned: HashMap<Site, (&str, String)> = HashMap::new();
     for m in check.linked_sites.iter().chain(&check.unlinked) {
-        let enc = m.enclosing.clone().unwrap_or_else(|| enclosers.of(&m.file, 0));
+        let enc = m
+            .enclosing
+            .clone()
+            .unwrap_or_else(|| enclosers.of(&m.file, 0));
         mentioned.insert((m.file.clone(), m.line), (m.kind, enc));
     }
     let mut truth = vec![];
@@ -788,7 +810,12 @@ pub fn main(args: &[String]) {
 /// `{root}` in the files a corpus writes (a compilation database names absolute paths)
 /// becomes the copy's root.
 fn fill_root(corpus: &Value, root: &Path) -> Result<(), String> {
-    for name in corpus["write"].as_object().into_iter().flatten().map(|(k, _)| k) {
+    for name in corpus["write"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k)
+    {
         let p = root.join(name);
         let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
         if text.contains("{root}") {

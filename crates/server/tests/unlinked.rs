@@ -1020,9 +1020,11 @@ async fn a_go_pointer_conversion_is_a_mention_of_its_type() {
     let unlinked = d["unlinked"].as_array().is_some_and(|gs| {
         gs.iter().any(|g| {
             g["file"] == "store/check.go"
-                && g["rows"].as_array().unwrap().iter().any(|r| {
-                    r.as_str().unwrap().starts_with("5:")
-                })
+                && g["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.as_str().unwrap().starts_with("5:"))
         })
     });
     assert!(listed || unlinked, "check.go:5 is accounted for: {env}");
