@@ -219,7 +219,11 @@ pub struct LspManifest {
 /// One `[[lsp.project_args]]` entry: when one of `find` (root-relative files; `*` matches
 /// within one path segment, `cmake-build-*/compile_commands.json`) is in the project, the
 /// first found in order, the server starts with the words of `drop` taken out of its
-/// command and `args` added; `{dir}` in `args` is the absolute folder of the file found.
+/// command and `args` added; `{dir}` in `args` is the absolute folder of the file found —
+/// or, with `copy = true`, of a copy of it in navmap's state folder for that server
+/// (outside the project: what the server writes beside the file, clangd's background
+/// index, must not land in the repository; a compilation database's entries are kept only
+/// for files inside the root — `navmap_lsp`'s `project_copy`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectArgs {
@@ -228,11 +232,13 @@ pub struct ProjectArgs {
     pub args: Vec<String>,
     #[serde(default)]
     pub drop: Vec<String>,
+    #[serde(default)]
+    pub copy: bool,
 }
 
 impl ProjectArgs {
-    /// `command` for a project where `found` (root-relative, `None`: nothing found) is:
-    /// unchanged when nothing was found.
+    /// `command` for a project where `found` (root-relative, or absolute for a copy;
+    /// `None`: nothing found) is: unchanged when nothing was found.
     pub fn apply(
         &self,
         command: &[String],

@@ -777,12 +777,16 @@ async fn start(
     if let Some(found) = command.first().and_then(|p| search.find(p)) {
         command[0] = found.program.to_string_lossy().into_owned();
     }
-    if command.iter().any(|w| w.contains(STATE_WORD)) {
-        let state = config
+    // navmap's own folder for this server's state, outside the project.
+    let state_dir = || {
+        config
             .state_dir
             .clone()
             .unwrap_or_else(|| default_state_dir(&pool.root, config.data_dir.clone()))
-            .join(slot.language.id());
+            .join(slot.language.id())
+    };
+    if command.iter().any(|w| w.contains(STATE_WORD)) {
+        let state = state_dir();
         // A server that cannot keep its state fails its start like any other. The folder
         // is navmap's own and outside the project (Eclipse refuses a workspace inside it).
         let _ = std::fs::create_dir_all(&state);
@@ -794,7 +798,15 @@ async fn start(
     // What the project holds may add arguments (clangd: where its compilation database
     // is, and a background index of it).
     for extra in lsp.as_ref().map_or(&[][..], |l| &l.project_args[..]) {
-        let found = crate::confine::find_inside(&pool.root, &extra.find);
+        let mut found = crate::confine::find_inside(&pool.root, &extra.find);
+        if extra.copy {
+            // The server gets a confined copy in the state folder: what it writes beside
+            // the file stays out of the project (`project_copy.rs`).
+            found = found.and_then(|rel| {
+                crate::project_copy::copy_into_state(&pool.root, &rel, &state_dir())
+                    .map(|copy| copy.to_string_lossy().into_owned())
+            });
+        }
         command = extra.apply(&command, &pool.root, found.as_deref());
     }
     let mut env = config.env.clone();

@@ -773,6 +773,16 @@ async fn nav_references_with_compile_commands_finds_callers_in_unopened_files() 
             "{folder}: no missing-database cause: {env}"
         );
         c.cancel().await.ok();
+        // clangd's background index went to navmap's state folder (it was given a copy of
+        // the database there), never into the project.
+        let written: Vec<_> = walkdir_names(&root)
+            .into_iter()
+            .filter(|p| p.contains(".cache") || p.ends_with(".idx"))
+            .collect();
+        assert!(
+            written.is_empty(),
+            "{folder}: clangd wrote into the project: {written:?}"
+        );
     }
 }
 
@@ -1156,4 +1166,20 @@ async fn a_receiver_typed_as_a_supertype_is_not_excluded() {
         })
     });
     assert!(listed || unlinked, "b.ts:4 is accounted for: {env}");
+}
+
+/// Every path under `root`, root-relative (hidden ones too).
+fn walkdir_names(root: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            out.push(p.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(p);
+            }
+        }
+    }
+    out
 }
