@@ -535,6 +535,7 @@ mod tests {
             find: vec!["build/db.json".into()],
             args: vec!["--db-dir={dir}".into(), "--index".into()],
             drop: vec!["--index=false".into()],
+            copy: false,
         };
         let command: Vec<String> = vec!["server".into(), "--index=false".into()];
         let root = std::path::Path::new("/r");
