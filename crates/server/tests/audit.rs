@@ -53,11 +53,9 @@ async fn typescript_overloads_resolve_to_the_name() {
     .unwrap();
     let c = client(root).await;
     ok(&call(&c, "map_rebuild", json!({})).await);
-    for (id, line) in [
-        ("ts:src/over.ts#over", 1),
-        ("ts:src/over.ts#over~2", 2),
-        ("ts:src/over.ts#over~3", 3),
-    ] {
+    // The two signatures and the implementation are one node (at the implementation's
+    // name), as tsserver sees one symbol: resolved there, not at the first signature.
+    for (id, line) in [("ts:src/over.ts#over", 3)] {
         let r = call(&c, "resolve", json!({"nodeId": id})).await;
         let loc = &ok(&r)["location"];
         assert_eq!(
@@ -71,7 +69,7 @@ async fn typescript_overloads_resolve_to_the_name() {
     let refs = call(
         &c,
         "nav_references",
-        json!({"nodeId": "ts:src/over.ts#over~3"}),
+        json!({"nodeId": "ts:src/over.ts#over"}),
     )
     .await;
     let d = ok(&refs);

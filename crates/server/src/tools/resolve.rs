@@ -360,6 +360,15 @@ pub async fn resolve_node(
                 None
             }
         }
+    } else if let Some(line) = said.node().and_then(|v| v.line)
+        && live.len() > map_count.max(1)
+    {
+        // The map folds what the server lists apart (an overload group: its signatures and
+        // the implementation are one node, at the implementation's name): the server's
+        // entry on the map's line is that node.
+        live.iter()
+            .find(|e| e.sym.selection_range.start.line + 1 == line)
+            .copied()
     } else {
         None
     };
