@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 export NAVMAP_DATA_DIR="$PWD/.tools"
 mkdir -p "$NAVMAP_DATA_DIR"
 cargo build -q -p navmap || exit 1
-navmap=target/debug/navmap
+navmap="${CARGO_TARGET_DIR:-target}/debug/navmap"
 
 want=(py ts rs go c cpp java php sh lua)
 known=$("$navmap" servers --json | python3 -c 'import json,sys; print(" ".join(s["language"] for s in json.load(sys.stdin)["servers"]))')
