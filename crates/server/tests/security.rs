@@ -293,11 +293,11 @@ fn a_planted_map_folder_is_refused_and_nothing_is_overwritten() {
     let outside = Outside::new();
     let before = outside.checksums();
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").unwrap();
+    std::fs::write(dir.path().join("a.py"), "def fetch():\n    return 1\n").unwrap();
     symlink(outside.path.join("mapdir"), dir.path().join(".navmap")).unwrap();
     let run = |root: &Path, extra: &[&str]| {
         std::process::Command::new(NAVMAP)
-            .args(["call", "map_search", r#"{"query":"f"}"#, "--root"])
+            .args(["call", "map_search", r#"{"query":"fetch"}"#, "--root"])
             .arg(root)
             .args(extra)
             .env_remove("NAVMAP_DB")
@@ -332,8 +332,12 @@ fn a_planted_map_folder_is_refused_and_nothing_is_overwritten() {
         dir.path(),
         &["--db", db.path().join("m.db").to_str().unwrap()],
     );
-    assert_eq!(out.status.code(), Some(1), "MAP_NOT_BUILT, not a refusal");
+    // Not refused: the first call builds the map there and answers.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("py:a.py#fetch"), "{stdout}");
     assert!(db.path().join("m.db").exists());
+    assert_eq!(outside.checksums(), before);
 }
 
 /// Item 6: a file the map skips (binary, invalid UTF-8) is answered at once, never sent
