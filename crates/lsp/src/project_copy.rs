@@ -15,11 +15,20 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The largest file copied. A compilation database of a very large project is tens of
+/// megabytes; a file beyond this is not read whole into memory at every server start (the
+/// server then starts as if nothing had been found).
+const MAX_COPY_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Copies `found` (root-relative) into `state_dir/project/`, under its own file name, and
-/// returns the copy's absolute path; `None` when it cannot be read or written (the server
-/// then starts as if nothing had been found).
+/// returns the copy's absolute path; `None` when it cannot be read or written, or is larger
+/// than [`MAX_COPY_BYTES`] (the server then starts as if nothing had been found). A copy
+/// that is already up to date is not written again.
 pub(crate) fn copy_into_state(root: &Path, found: &str, state_dir: &Path) -> Option<PathBuf> {
     let source = root.join(found);
+    if std::fs::metadata(&source).ok()?.len() > MAX_COPY_BYTES {
+        return None;
+    }
     let text = std::fs::read_to_string(&source).ok()?;
     let folder = source.parent().unwrap_or(root);
     let text = match serde_json::from_str::<Value>(&text) {
@@ -31,7 +40,10 @@ pub(crate) fn copy_into_state(root: &Path, found: &str, state_dir: &Path) -> Opt
     let dir = state_dir.join("project");
     std::fs::create_dir_all(&dir).ok()?;
     let copy = dir.join(source.file_name()?);
-    std::fs::write(&copy, text).ok()?;
+    let unchanged = std::fs::read(&copy).is_ok_and(|old| old == text.as_bytes());
+    if !unchanged {
+        std::fs::write(&copy, text).ok()?;
+    }
     Some(copy)
 }
 
@@ -98,5 +110,20 @@ mod tests {
         let copy = copy_into_state(project.path(), "compile_flags.txt", state.path()).unwrap();
         assert_eq!(std::fs::read_to_string(copy).unwrap(), "-Iinclude\n");
         assert!(copy_into_state(project.path(), "missing.json", state.path()).is_none());
+    }
+
+    #[test]
+    fn a_changed_file_replaces_its_copy_and_an_unchanged_one_keeps_it() {
+        let project = tempfile::tempdir().unwrap();
+        let state = tempfile::tempdir().unwrap();
+        let flags = project.path().join("compile_flags.txt");
+        std::fs::write(&flags, "-Iinclude\n").unwrap();
+        let copy = copy_into_state(project.path(), "compile_flags.txt", state.path()).unwrap();
+        let again = copy_into_state(project.path(), "compile_flags.txt", state.path()).unwrap();
+        assert_eq!(copy, again);
+        assert_eq!(std::fs::read_to_string(&again).unwrap(), "-Iinclude\n");
+        std::fs::write(&flags, "-Isrc\n").unwrap();
+        let changed = copy_into_state(project.path(), "compile_flags.txt", state.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(changed).unwrap(), "-Isrc\n");
     }
 }

@@ -36,6 +36,7 @@ use navmap_watch::{Changes, Mode, Options, Watcher, sink_fn};
 use serde_json::{Value, json};
 
 use crate::ServerContext;
+use crate::startup::env_ms;
 
 /// Read-through refresh re-indexes at most this many stale files before an answer.
 pub const READ_THROUGH_MAX_FILES: usize = 20;
@@ -297,15 +298,6 @@ pub fn start(ctx: &Arc<ServerContext>, opts: StartOptions) {
     if let Err(e) = spawned {
         tracing::warn!("cannot start the start-up thread: {e}");
     }
-}
-
-fn env_ms(name: &str) -> Option<Duration> {
-    std::env::var(name)
-        .ok()?
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .map(Duration::from_millis)
 }
 
 fn watch_options() -> Options {

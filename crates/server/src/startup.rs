@@ -27,7 +27,8 @@ pub const OPEN_GATE_ENV: &str = "NAVMAP_TEST_OPEN_GATE";
 /// A test that forgets to open its gate does not hang the server for ever.
 const GATE_MAX: Duration = Duration::from_secs(60);
 
-fn env_ms(name: &str) -> Option<Duration> {
+/// A duration in milliseconds from the environment (tests shorten waits this way).
+pub(crate) fn env_ms(name: &str) -> Option<Duration> {
     std::env::var(name)
         .ok()?
         .trim()

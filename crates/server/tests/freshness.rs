@@ -708,6 +708,21 @@ fn search_session_store(c: &Client) -> impl std::future::Future<Output = Value> 
     call(c, "map_search", json!({"query": "SessionStore"}))
 }
 
+/// Sends a search, checks it is not answered while the gate is shut (the map cannot open
+/// yet), opens the gate and returns the answer.
+async fn search_once_the_gate_opens(c: &Client, gate: &Path) -> Value {
+    let answer = search_session_store(c);
+    tokio::pin!(answer);
+    let early = tokio::time::timeout(Duration::from_millis(300), &mut answer).await;
+    assert!(
+        early.is_err(),
+        "answered before the map opened: {:?}",
+        early.ok()
+    );
+    std::fs::write(gate, "").unwrap();
+    answer.await
+}
+
 fn found_session_store(env: &Value) -> bool {
     ok(env)["results"].as_array().is_some_and(|r| {
         r.iter().any(|h| {
@@ -734,17 +749,7 @@ async fn initialize_is_answered_before_the_map_opens_and_a_call_waits_for_it() {
     let gate = gates.path().join("open");
     // Answered although the map cannot open yet: initialize does not wait for the map.
     let c = gated_client(dir.path(), &gate).await;
-    let answer = search_session_store(&c);
-    tokio::pin!(answer);
-    // The call is sent and cannot be answered before the gate opens.
-    let early = tokio::time::timeout(Duration::from_millis(300), &mut answer).await;
-    assert!(
-        early.is_err(),
-        "answered before the map opened: {:?}",
-        early.ok()
-    );
-    std::fs::write(&gate, "").unwrap();
-    let env = answer.await;
+    let env = search_once_the_gate_opens(&c, &gate).await;
     assert!(found_session_store(&env), "{env}");
     assert!(warned(&env, "for the map to open"), "{env}");
     // Later calls do not wait.
@@ -761,16 +766,7 @@ async fn a_first_map_call_on_a_fresh_root_builds_and_answers() {
     let gates = tempfile::tempdir().unwrap();
     let gate = gates.path().join("open");
     let c = gated_client(dir.path(), &gate).await;
-    let answer = search_session_store(&c);
-    tokio::pin!(answer);
-    let early = tokio::time::timeout(Duration::from_millis(300), &mut answer).await;
-    assert!(
-        early.is_err(),
-        "answered before the map opened: {:?}",
-        early.ok()
-    );
-    std::fs::write(&gate, "").unwrap();
-    let env = answer.await;
+    let env = search_once_the_gate_opens(&c, &gate).await;
     assert!(found_session_store(&env), "{env}");
 }
 

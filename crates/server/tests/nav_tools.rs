@@ -704,20 +704,14 @@ async fn a_call_by_node_id_to_a_frozen_server_ends_within_one_deadline() {
     c.cancel().await.unwrap();
 }
 
-/// A server that cannot load its project (the fake says what gopls says when go.mod needs
-/// a newer Go; the Go manifest's `[[lsp.failure_hints]]` knows the words) answers the
-/// first call with the map's answer, marked, after its failure; the next calls are
-/// answered from that state without asking it again, much sooner than the failure took.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
+/// A client on a Go project holding `source` as `m.go`, built, whose (fake) gopls fails to
+/// load the project after 2 s with gopls's words for a `go.mod` that needs a newer Go;
+/// the fake's state folder (its `log` lists what it was asked).
+async fn client_whose_go_server_cannot_load(source: &str) -> (tempfile::TempDir, PathBuf, Client) {
     let (dir, state) = fake_project();
     let root = dir.path().join("repo");
     std::fs::write(root.join("go.mod"), "module example.com/m\n\ngo 1.99.0\n").unwrap();
-    std::fs::write(
-        root.join("m.go"),
-        "package m\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int {\n\treturn Alpha()\n}\n",
-    )
-    .unwrap();
+    std::fs::write(root.join("m.go"), source).unwrap();
     let mut env = fake_env(
         &state,
         &[
@@ -731,6 +725,19 @@ async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
     env.push(("NAVMAP_LSP_GO", fake_lsp().display().to_string()));
     let c = client(&root, &env).await;
     ok(&call(&c, "map_rebuild", json!({})).await);
+    (dir, state, c)
+}
+
+/// A server that cannot load its project (the fake says what gopls says when go.mod needs
+/// a newer Go; the Go manifest's `[[lsp.failure_hints]]` knows the words) answers the
+/// first call with the map's answer, marked, after its failure; the next calls are
+/// answered from that state without asking it again, much sooner than the failure took.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
+    let (_dir, state, c) = client_whose_go_server_cannot_load(
+        "package m\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int {\n\treturn Alpha()\n}\n",
+    )
+    .await;
     let refs = json!({"file": "m.go", "line": 3, "col": 7});
     let t0 = std::time::Instant::now();
     let first = call(&c, "nav_references", refs.clone()).await;
@@ -789,27 +796,10 @@ async fn a_server_that_cannot_load_the_project_gets_the_map_answer_at_once() {
 /// each marked, none `LSP_NOT_READY`, none asking the server again after its failure.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_nav_tool_with_a_map_fallback_uses_it_when_the_server_cannot_load_the_project() {
-    let (dir, state) = fake_project();
-    let root = dir.path().join("repo");
-    std::fs::write(root.join("go.mod"), "module example.com/m\n\ngo 1.99.0\n").unwrap();
-    std::fs::write(
-        root.join("m.go"),
+    let (_dir, state, c) = client_whose_go_server_cannot_load(
         "package m\n\ntype Base struct{}\n\ntype Square struct {\n\tBase\n}\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int {\n\treturn Alpha()\n}\n\nfunc Gamma(x Thing) int {\n\treturn x.Alpha()\n}\n",
     )
-    .unwrap();
-    let mut env = fake_env(
-        &state,
-        &[
-            (
-                "FAKE_LSP_LOAD_ERROR",
-                "go: go.mod requires go >= 1.99.0 (running go 1.19.8; GOTOOLCHAIN=local)",
-            ),
-            ("FAKE_LSP_LOAD_ERROR_MS", "2000"),
-        ],
-    );
-    env.push(("NAVMAP_LSP_GO", fake_lsp().display().to_string()));
-    let c = client(&root, &env).await;
-    ok(&call(&c, "map_rebuild", json!({})).await);
+    .await;
     let alpha = json!({"file": "m.go", "line": 9, "col": 6});
     let t0 = std::time::Instant::now();
     let r = call(&c, "nav_references", alpha.clone()).await;
