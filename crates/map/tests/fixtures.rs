@@ -303,21 +303,21 @@ const CASES: [Case; 16] = [
     },
     Case {
         dir: "rb",
-        store_class: "rb:lib/shop/session_store.rb#SessionStore",
-        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
-        put: "rb:lib/shop/session_store.rb#SessionStore.put",
-        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        store_class: "rb:lib/shop/session_store.rb#Shop.SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#Shop.SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#Shop.SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Shop.Api.handle_refresh",
         api_file: "lib/shop/api.rb",
         store_file: "lib/shop/session_store.rb",
-        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_site: "rb:lib/shop/api.rb#Shop.Api.check",
         clash_defs: [
-            "rb:lib/shop/util/email.rb#Email.validate",
-            "rb:lib/shop/util/token.rb#Token.validate",
+            "rb:lib/shop/util/email.rb#Shop.Util.Email.validate",
+            "rb:lib/shop/util/token.rb#Shop.Util.Token.validate",
         ],
         token_file: "lib/shop/util/token.rb",
         stdlib: (
-            "rb:lib/shop/session_store.rb#SessionStore.size",
-            "rb:lib/shop/session_store.rb#SessionStore.size",
+            "rb:lib/shop/session_store.rb#Shop.SessionStore.size",
+            "rb:lib/shop/session_store.rb#Shop.SessionStore.size",
         ),
         call: ("STORE.refresh(key)", "STORE.put(key, {})"),
     },
@@ -1428,4 +1428,68 @@ fn qualified_calls_follow_the_module_path() {
         .find(|n| n.node.id == "py:shop/util/email.py#validate")
         .unwrap_or_else(|| panic!("shop.util.email.validate: {out:?}"));
     assert_eq!(hit.confidence, Confidence::Import);
+}
+
+// ---- issue 17: Ruby's class hierarchy (open classes, nested modules, mixins) ------------
+
+/// The resolved `extends`/`implements` edges out of `id`.
+fn bases(b: &Built, id: &str) -> Vec<(String, EdgeKind)> {
+    let mut got: Vec<(String, EdgeKind)> = b
+        .edges(id, Direction::Out)
+        .into_iter()
+        .filter(|n| matches!(n.edge, EdgeKind::Extends | EdgeKind::Implements) && n.resolved)
+        .map(|n| (n.node.id, n.edge))
+        .collect();
+    got.sort();
+    got
+}
+
+/// `class Shop::SessionStore` reopened in `test/test_helper.rb` is the same class as in
+/// `lib/` (before: a second top-level `SessionStore`, and `< Shop::SessionStore` went to
+/// either); `class CachedStore < SessionStore` inside `module Shop` extends it from another
+/// file; `include Util::Loggable` (a nested module of another file) is an `implements`
+/// edge whose functions are the class's members (before: no edge).
+#[test]
+fn rb_reopened_classes_nested_modules_and_mixins_are_one_hierarchy() {
+    let b = build(CASES.iter().find(|c| c.dir == "rb").unwrap());
+    let store = "rb:lib/shop/session_store.rb#Shop.SessionStore";
+    let reopened = "rb:test/test_helper.rb#Shop.SessionStore";
+    let loggable = "rb:lib/shop/util/loggable.rb#Shop.Util.Loggable";
+    assert_eq!(b.map.node(reopened).unwrap().kind, NodeKind::Class);
+    assert_eq!(
+        bases(&b, "rb:test/session_store_test.rb#ForgetfulStore"),
+        [(store.to_string(), EdgeKind::Extends)]
+    );
+    assert_eq!(
+        bases(&b, "rb:lib/shop/cached_store.rb#Shop.CachedStore"),
+        [
+            (store.to_string(), EdgeKind::Extends),
+            (loggable.to_string(), EdgeKind::Implements),
+        ]
+    );
+    assert!(
+        b.edges(reopened, Direction::In)
+            .iter()
+            .all(|n| n.edge == EdgeKind::Contains || !n.resolved),
+        "nothing extends the reopening itself"
+    );
+    // The mixed-in module's function is a member of the class that includes it.
+    assert_eq!(
+        callers(&b, &format!("{loggable}.log")),
+        [(
+            "rb:lib/shop/cached_store.rb#Shop.CachedStore.get".to_string(),
+            Confidence::Exact
+        )]
+    );
+    // The reopening's method is a member of the class: bare in a subclass, and on an
+    // instance of the class.
+    let clear = callers(&b, &format!("{reopened}.clear!"));
+    let clear: Vec<&str> = clear.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        clear,
+        [
+            "rb:test/session_store_test.rb#ForgetfulStore.refresh",
+            "rb:test/session_store_test.rb#SessionStoreTest.test_clear",
+        ]
+    );
 }
