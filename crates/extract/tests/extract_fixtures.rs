@@ -2356,3 +2356,30 @@ fn cs_a_conditional_member_header_keeps_the_class_around_it() {
             .any(|r| r.name == "ReadNumberValue" && r.line == 25)
     );
 }
+
+/// C#'s `partial class Item` declared twice in one file is one class: every member under
+/// `Item`, no `Item~2` (before: two definitions `Item`, the second part's members under it).
+#[test]
+fn cs_the_parts_of_a_partial_class_are_one_definition() {
+    let f = extract_fixture("cs", "Store/Item.cs");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class Item @3:21 pub",
+            "def property Item.Key @5:18 pub parent=Item",
+            "def method Item.Item @7:11 pub parent=Item",
+            "def method Item.Matches @17:16 pub parent=Item",
+            "def method Item.Describe @22:18 pub parent=Item",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("A stored item: its data (the part a generator writes).")
+    );
+    assert!(
+        f.refs
+            .iter()
+            .any(|r| r.name == "Matches" && r.from == Some(4))
+    );
+}

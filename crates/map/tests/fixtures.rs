@@ -1493,3 +1493,57 @@ fn rb_reopened_classes_nested_modules_and_mixins_are_one_hierarchy() {
         ]
     );
 }
+
+// ---- issue 17: C#'s partial classes -------------------------------------------------------
+
+/// `partial class Item` twice in `Store/Item.cs` is one node with every member under it
+/// (before: `Item` and `Item~2`); the part in `Store/Item.Async.cs` shares its qualified
+/// name, so bare calls between the parts reach the members of either file.
+#[test]
+fn cs_a_partial_class_is_one_node_whose_parts_call_each_other() {
+    let b = build(CASES.iter().find(|c| c.dir == "cs").unwrap());
+    let classes: Vec<String> = b
+        .map
+        .nodes_in_file("Store/Item.cs")
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.kind == NodeKind::Class)
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(classes, ["cs:Store/Item.cs#Item"]);
+    let members: Vec<String> = b
+        .map
+        .neighbors("cs:Store/Item.cs#Item", Direction::Out, None, 1, 50)
+        .unwrap()
+        .neighbors
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Contains)
+        .map(|n| n.node.id)
+        .collect();
+    for m in ["Item.Key", "Item.Matches", "Item.Describe"] {
+        assert!(
+            members.contains(&format!("cs:Store/Item.cs#{m}")),
+            "{m}: {members:?}"
+        );
+    }
+    assert_eq!(
+        callers(&b, "cs:Store/Item.cs#Item.Matches"),
+        [
+            (
+                "cs:Store/Item.Async.cs#Item.ReadAsync".to_string(),
+                Confidence::Exact
+            ),
+            (
+                "cs:Store/Item.cs#Item.Describe".to_string(),
+                Confidence::Exact
+            ),
+        ]
+    );
+    assert_eq!(
+        callers(&b, "cs:Store/Item.Async.cs#Item.ReadAsync"),
+        [(
+            "cs:Store/Item.cs#Item.Describe".to_string(),
+            Confidence::Exact
+        )]
+    );
+}
