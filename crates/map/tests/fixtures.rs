@@ -1547,3 +1547,24 @@ fn cs_a_partial_class_is_one_node_whose_parts_call_each_other() {
         )]
     );
 }
+
+// ---- issue 17: Kotlin extension functions -------------------------------------------------
+
+/// OkHttp's `"…".toHttpUrl()`: a call of an extension function on a string literal or on
+/// a value whose type the map does not know reaches the one extension of that name
+/// (`import`: the file imports it by name); on a receiver typed by a parameter, the
+/// extension declared for that type (before: no edge, 3 of 217 linked in OkHttp).
+#[test]
+fn kt_calls_of_extension_functions_are_linked() {
+    let b = build(CASES.iter().find(|c| c.dir == "kt").unwrap());
+    let urls = "kt:src/main/kotlin/com/example/shop/util/Urls.kt";
+    let links = "kt:src/main/kotlin/com/example/shop/api/Links.kt";
+    assert_eq!(
+        callers(&b, &format!("{urls}#String.toSessionUrl")),
+        [(format!("{links}#linkKey"), Confidence::Import)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{urls}#SessionUrl.trimmedKey")),
+        [(format!("{links}#keyOf"), Confidence::Import)]
+    );
+}
