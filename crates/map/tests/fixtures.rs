@@ -1568,3 +1568,47 @@ fn kt_calls_of_extension_functions_are_linked() {
         [(format!("{links}#keyOf"), Confidence::Import)]
     );
 }
+
+// ---- issue 17: PHP imports without a PSR-4 entry ------------------------------------------
+
+/// A WordPress plugin's own namespace (`ShopPlugin\…`, loaded by its own autoloader, no
+/// PSR-4 entry): `use ShopPlugin\Audit\AuditLog` finds the class by the namespace its file
+/// declares, and what is linked through it is labelled `name`, not `import` (before: an
+/// external package, no edge and no hint); the trait use is an edge, through which
+/// `$this->log()` reaches the trait's method.
+#[test]
+fn php_imports_without_a_psr4_entry_match_declared_namespaces_at_the_name_tier() {
+    let b = build(CASES.iter().find(|c| c.dir == "php").unwrap());
+    let plugin = "php:plugin/shop-audit.php";
+    let audit_log = "php:plugin/src/Audit/AuditLog.php#AuditLog";
+    let loggable = "php:plugin/src/Concerns/Loggable.php#Loggable";
+    let imports: Vec<String> = b
+        .edges(plugin, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Imports)
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(imports, ["php:plugin/src/Audit/AuditLog.php"]);
+    assert_eq!(
+        callers(&b, audit_log),
+        [(format!("{plugin}#audit"), Confidence::Name)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{audit_log}.record")),
+        [(format!("{plugin}#audit"), Confidence::Name)]
+    );
+    let uses: Vec<(String, EdgeKind, Confidence)> = b
+        .edges(audit_log, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Implements)
+        .map(|n| (n.node.id, n.edge, n.confidence))
+        .collect();
+    assert_eq!(
+        uses,
+        [(loggable.to_string(), EdgeKind::Implements, Confidence::Name)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{loggable}.log")),
+        [(format!("{audit_log}.record"), Confidence::Exact)]
+    );
+}
