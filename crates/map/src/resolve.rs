@@ -16,6 +16,13 @@
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
 //!    path prefix) → `candidate`.
 //!
+//! Per language (manifest): `open_modules` looks a name up in the namespaces around its use
+//! across files before the imports (`namespaces.rs`: `B` inside `module A` is `A.B`, one
+//! class across its reopenings, `include M` an `implements` base); `extension_functions`
+//! links a call on a receiver nothing typed to the one extension function of that name
+//! (`extensions.rs`). What an import reached only by the namespaces files declare (no
+//! configuration maps it) is `name`, not `import` (`binding_conf`).
+//!
 //! Scope wins over all of these: a bare call of a local (a parameter, a local variable, a
 //! closure parameter; `RefFact::local`) is never linked for sure, only to candidates.
 //!
