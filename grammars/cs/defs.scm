@@ -56,3 +56,7 @@
 (interface_declaration body: (declaration_list [(method_declaration) (property_declaration)] @exported))
 (enum_member_declaration) @exported
 ((_ (modifier) @_m) @unexported (#eq? @_m "private"))
+
+; `partial class Item` declared more than once in a file is one class (all members under
+; `Item`, no `Item~2`); partial methods (a declaration and its implementation) likewise.
+((_ (modifier) @_p) @partial (#eq? @_p "partial"))

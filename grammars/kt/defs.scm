@@ -22,6 +22,13 @@
 ; Functions: in a class body they become methods.
 (function_declaration name: (identifier) @name (function_body) @body) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
+; Extension functions (`fun String.toHttpUrl()`) are declared apart from the type they
+; extend: qualified by it (`String.toHttpUrl`), like Go's methods by their receiver.
+(function_declaration
+  [(user_type (identifier) @owner .)
+   (user_type (identifier) @owner . (type_arguments) .)
+   (nullable_type (user_type (identifier) @owner .))]
+  name: (identifier) @name) @definition.function
 
 ; Properties: in a class body or the primary constructor (`val`/`var` parameters);
 ; top level: `const val` constants, other top-level properties variables.

@@ -4,6 +4,8 @@
 
 ((assignment
    left: [(constant) (identifier) (instance_variable)] @binding.name
-   right: (call receiver: [(constant) @binding.type (scope_resolution name: (constant) @binding.type)]
+   right: (call receiver: [(constant) @binding.type
+                          (scope_resolution !scope name: (constant) @binding.type)
+                          (scope_resolution scope: (_) @binding.qualifier name: (constant) @binding.type)]
                 method: (identifier) @_new)) @binding
   (#eq? @_new "new"))

@@ -1,14 +1,19 @@
 ; Ruby definitions. Capture conventions: grammars/README.md.
-; `class A::B` (compact style) defines `B`: the scope before it is where the class lives,
-; not a parent definition. Nested `module A; class B` qualifies `B` as `A.B`.
+; `class A::B` (compact style) defines `B` inside `A`: the scope before it is the class's
+; `@owner`, so it is qualified `A.B` exactly like the nested `module A; class B` (a class
+; reopened in another file, either way, has the same qualified name: the same class).
 
 ; `def x` (a method inside a class, a function inside a module or at the top level) and
 ; `def self.x` (a singleton method). The signature is the `def` line.
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.function
 
-(class name: [(constant) @name (scope_resolution name: (constant) @name)]) @definition.class
-(module name: [(constant) @name (scope_resolution name: (constant) @name)]) @definition.module
+(class name: [(constant) @name
+              (scope_resolution !scope name: (constant) @name)
+              (scope_resolution scope: (_) @owner name: (constant) @name)]) @definition.class
+(module name: [(constant) @name
+               (scope_resolution !scope name: (constant) @name)
+               (scope_resolution scope: (_) @owner name: (constant) @name)]) @definition.module
 
 ; `DEFAULT_TTL = 3600`, `STORE = SessionStore.new` (Ruby forbids them inside methods).
 (assignment left: (constant) @name) @definition.constant

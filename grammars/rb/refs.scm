@@ -1,7 +1,9 @@
 ; Ruby uses of names. Capture conventions: grammars/README.md.
 
 ; `X.new` / `A::X.new` constructs X: a call of the class (like `new X()` elsewhere).
-((call receiver: [(constant) @name (scope_resolution name: (constant) @name)]
+((call receiver: [(constant) @name
+                  (scope_resolution !scope name: (constant) @name)
+                  (scope_resolution scope: (_) @qualifier name: (constant) @name)]
        method: (identifier) @_new) @reference.call
   (#eq? @_new "new"))
 
@@ -12,13 +14,20 @@
   (#not-eq? @name "new"))
 (call !receiver method: (identifier) @name) @reference.call
 
-; Inheritance and mixins (`include`/`extend`/`prepend M` → implements).
-(superclass [(constant) @name (scope_resolution name: (constant) @name)]) @reference.extends
+; Inheritance and mixins (`include`/`extend`/`prepend M` → implements). A path's scope is
+; the qualifier (`< Shop::BaseStore`, `include Util::Loggable`): the map looks the path up
+; from the namespaces around the use (the manifest's `open_modules`).
+(superclass [(constant) @name
+             (scope_resolution !scope name: (constant) @name)
+             (scope_resolution scope: (_) @qualifier name: (constant) @name)]) @reference.extends
 ((call !receiver
        method: (identifier) @_m
-       arguments: (argument_list [(constant) @name (scope_resolution name: (constant) @name)])) @reference.implements
+       arguments: (argument_list [(constant) @name
+                                  (scope_resolution !scope name: (constant) @name)
+                                  (scope_resolution scope: (_) @qualifier name: (constant) @name)])) @reference.implements
   (#any-of? @_m "include" "extend" "prepend"))
 
 ; Other uses of constants: `DEFAULT_TTL`, `Shop::Util::Email`.
-(scope_resolution name: (constant) @name) @reference.type
+(scope_resolution scope: (_) @qualifier name: (constant) @name) @reference.type
+(scope_resolution !scope name: (constant) @name) @reference.type
 (constant) @name @reference.type

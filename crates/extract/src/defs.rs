@@ -26,6 +26,9 @@ pub struct Defs {
     /// Per definition: declared `@overload` (a signature of an overload group, folded
     /// into one definition by `crate::overloads`).
     pub overload: Vec<bool>,
+    /// Per definition: declared `@partial` (one part of a type split over several
+    /// declarations, folded into one definition by `crate::overloads::fold`).
+    pub partial: Vec<bool>,
 }
 
 impl Defs {
@@ -90,12 +93,14 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
     let mut exported_nodes = IdSet::default();
     let mut exported_names = HashSet::new();
     let mut unexported_nodes = IdSet::default();
+    let mut partial_nodes = IdSet::default();
     let mut docs = Vec::new();
     // `@owner` + `@owner.body` matches: (body node, owner name node).
     let mut owner_bodies: Vec<(Node, Node)> = Vec::new();
     for m in matches {
         exported_nodes.extend(m.all("exported").map(|n| n.id()));
         unexported_nodes.extend(m.all("unexported").map(|n| n.id()));
+        partial_nodes.extend(m.all("partial").map(|n| n.id()));
         exported_names.extend(m.all("exported.name").map(|n| node_text(&n, source)));
         collect_doc(m, &mut docs);
         collect_def(m, &mut raws);
@@ -147,7 +152,9 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         let enclosing = stack.last().copied();
         let index = defs.facts.len();
         let name = node_text(&raw.name, source).to_string();
-        let owner_text = raw.owner.map(|o| node_text(&o, source).to_string());
+        // An owner written as a path (`class A::B`: the scope `A::B` of a compact class
+        // name) qualifies as its dotted chain, as the nested definitions would.
+        let owner_text = raw.owner.map(|o| owner_path(node_text(&o, source)));
         let (parent, qualified_name) = match &owner_text {
             Some(owner) => {
                 let owner_def = defs.owner(enclosing, owner);
@@ -188,6 +195,7 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         defs.ranges.push((start, end));
         defs.enclosing.push(enclosing);
         defs.overload.push(raw.overload);
+        defs.partial.push(partial_nodes.contains(&raw.node.id()));
         stack.push(index);
     }
 
@@ -205,6 +213,11 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         }
     }
     defs
+}
+
+/// `A::B` → `A.B`; a leading `::` (the top-level namespace) is dropped.
+fn owner_path(text: &str) -> String {
+    text.trim_start_matches("::").replace("::", ".")
 }
 
 fn is_type(kind: NodeKind) -> bool {

@@ -22,7 +22,7 @@
 //!
 //! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
 //! `imports`, `bindings`, `mentions` (the fact kinds), `locals` (names that shadow: their uses are no refs),
-//! `overloads` (overload groups → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written),
+//! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written),
 //! `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
@@ -121,7 +121,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         );
     }
     out.defs = defs.facts;
-    overloads::fold(&mut out, &defs.overload);
+    overloads::fold(&mut out, &defs.overload, &defs.partial);
     out
 }
 
@@ -307,6 +307,13 @@ impl ImportResolver {
         name: &str,
     ) -> ImportTarget {
         self.inner.resolve_member(lang, from_file, module, name)
+    }
+
+    /// Whether `module` was found only by matching the namespaces the repository's files
+    /// declare (`namespace A\B;`), with no configuration that maps it (PHP without a PSR-4
+    /// entry for it): what is found through it is a guess by name, and is labelled so.
+    pub fn by_declaration(&self, lang: &Language, from_file: &str, module: &str) -> bool {
+        self.inner.by_declaration(lang, from_file, module)
     }
 
     /// Config files whose change invalidates resolution (so the map can re-resolve):

@@ -14,14 +14,20 @@
 //! the first signature that has one when it has none, and is exported when any member is.
 //! Every fact that pointed at a folded signature (uses in its parameter types, its
 //! children) points at the kept definition.
+//!
+//! The parts of a type a query marks `@partial` (C#'s `partial class`, declared more than
+//! once in a file) fold the same way into the first part: one class, every member under it.
 
 use crate::facts::{DefFact, FileFacts};
 use crate::text::CAP;
 
 /// Folds the overload groups of `facts` (whose definitions carry `overload` flags, one per
-/// definition in order) into one definition each, and renumbers every index into `defs`.
-pub fn fold(facts: &mut FileFacts, overload: &[bool]) {
-    if !overload.iter().any(|&o| o) {
+/// definition in order) and the parts of split types (`partial` flags: C#'s `partial
+/// class Item` declared twice is one class, all members under it, not `Item` and `Item~2`)
+/// into one definition each, and renumbers every index into `defs`.
+pub fn fold(facts: &mut FileFacts, overload: &[bool], partial: &[bool]) {
+    let flagged = |flags: &[bool], i: usize| flags.get(i).copied().unwrap_or(false);
+    if !overload.iter().chain(partial).any(|&o| o) {
         return;
     }
     let n = facts.defs.len();
@@ -30,21 +36,28 @@ pub fn fold(facts: &mut FileFacts, overload: &[bool]) {
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut seen = std::collections::HashMap::new();
     for (i, def) in facts.defs.iter().enumerate() {
-        let key = (def.parent, def.qualified_name.as_str());
+        // Keyed by the parent it folds into: the parts of a nested partial type sit in
+        // different parts of the outer one.
+        let parent = def.parent.map(|p| into[p]);
+        let key = (parent, def.qualified_name.as_str());
         let first = *seen.entry(key).or_insert(i);
         members[first].push(i);
+        if first != i && (flagged(partial, first) || flagged(partial, i)) {
+            into[i] = first;
+        }
     }
     for group in members.iter().filter(|g| g.len() > 1) {
-        if !group
-            .iter()
-            .any(|&i| overload.get(i).copied().unwrap_or(false))
-        {
+        if group.iter().any(|&i| flagged(partial, i)) {
+            merge_parts(&mut facts.defs, group);
+            continue;
+        }
+        if !group.iter().any(|&i| flagged(overload, i)) {
             continue;
         }
         let keep = group
             .iter()
             .copied()
-            .find(|&i| !overload.get(i).copied().unwrap_or(false))
+            .find(|&i| !flagged(overload, i))
             .unwrap_or(group[0]);
         for &i in group {
             into[i] = keep;
@@ -80,6 +93,18 @@ pub fn fold(facts: &mut FileFacts, overload: &[bool]) {
     for b in &mut facts.bindings {
         b.scope = b.scope.map(remap);
     }
+}
+
+/// Makes the first part of a split type stand for all of its parts: exported when any is,
+/// the first doc any part has. Its lines stay the first part's (the others are elsewhere
+/// in the file; their members say where).
+fn merge_parts(defs: &mut [DefFact], group: &[usize]) {
+    let keep = group[0];
+    let exported = group.iter().any(|&i| defs[i].exported);
+    let doc = group.iter().find_map(|&i| defs[i].doc.clone());
+    let kept = &mut defs[keep];
+    kept.exported = exported;
+    kept.doc = doc;
 }
 
 /// Makes `defs[keep]` stand for the whole group.

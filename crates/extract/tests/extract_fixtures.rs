@@ -2083,13 +2083,13 @@ fn rb_store_module_and_requires() {
     assert_eq!(
         defs(&f),
         [
-            "def class SessionStore @6:12 pub",
-            "def constant SessionStore.DEFAULT_TTL @7:2 pub parent=SessionStore",
-            "def method SessionStore.initialize @11:6 pub parent=SessionStore",
-            "def method SessionStore.get @18:6 pub parent=SessionStore",
-            "def method SessionStore.put @23:6 pub parent=SessionStore",
-            "def method SessionStore.refresh @28:6 pub parent=SessionStore",
-            "def method SessionStore.size @37:6 pub parent=SessionStore",
+            "def class Shop.SessionStore @6:12 pub",
+            "def constant Shop.SessionStore.DEFAULT_TTL @7:2 pub parent=Shop.SessionStore",
+            "def method Shop.SessionStore.initialize @11:6 pub parent=Shop.SessionStore",
+            "def method Shop.SessionStore.get @18:6 pub parent=Shop.SessionStore",
+            "def method Shop.SessionStore.put @23:6 pub parent=Shop.SessionStore",
+            "def method Shop.SessionStore.refresh @28:6 pub parent=Shop.SessionStore",
+            "def method Shop.SessionStore.size @37:6 pub parent=Shop.SessionStore",
         ]
     );
     assert_eq!(
@@ -2100,10 +2100,10 @@ fn rb_store_module_and_requires() {
     assert_has(
         &refs(&f),
         &[
-            "extends BaseStore from=SessionStore @6",
-            "calls self|get from=SessionStore.refresh @29",
-            "calls put from=SessionStore.refresh @32",
-            "calls @data|size from=SessionStore.size @39",
+            "extends Shop|BaseStore from=Shop.SessionStore @6",
+            "calls self|get from=Shop.SessionStore.refresh @29",
+            "calls put from=Shop.SessionStore.refresh @32",
+            "calls @data|size from=Shop.SessionStore.size @39",
         ],
     );
     assert_eq!(
@@ -2129,14 +2129,17 @@ fn rb_store_module_and_requires() {
     assert_has(
         &r,
         &[
-            "calls SessionStore from=Api.STORE @10",
-            "calls STORE|refresh from=Api.handle_refresh @14",
-            "calls checker|validate from=Api.check @22",
+            "calls Shop|SessionStore from=Shop.Api.STORE @10",
+            "calls STORE|refresh from=Shop.Api.handle_refresh @14",
+            "calls checker|validate from=Shop.Api.check @22",
         ],
     );
     // `X.new` is a call of X, not of a method `new`.
     assert!(!r.iter().any(|x| x.contains("|new ")), "{r:?}");
-    assert_has(&bindings(&api), &["STORE: SessionStore in Api @10"]);
+    assert_has(
+        &bindings(&api),
+        &["STORE: Shop|SessionStore in Shop.Api @10"],
+    );
     assert_eq!(
         imports(&api),
         [
@@ -2351,5 +2354,32 @@ fn cs_a_conditional_member_header_keeps_the_class_around_it() {
         f.refs
             .iter()
             .any(|r| r.name == "ReadNumberValue" && r.line == 25)
+    );
+}
+
+/// C#'s `partial class Item` declared twice in one file is one class: every member under
+/// `Item`, no `Item~2` (before: two definitions `Item`, the second part's members under it).
+#[test]
+fn cs_the_parts_of_a_partial_class_are_one_definition() {
+    let f = extract_fixture("cs", "Store/Item.cs");
+    assert!(!f.had_errors);
+    assert_eq!(
+        defs(&f),
+        [
+            "def class Item @3:21 pub",
+            "def property Item.Key @5:18 pub parent=Item",
+            "def method Item.Item @7:11 pub parent=Item",
+            "def method Item.Matches @17:16 pub parent=Item",
+            "def method Item.Describe @22:18 pub parent=Item",
+        ]
+    );
+    assert_eq!(
+        f.defs[0].doc.as_deref(),
+        Some("A stored item: its data (the part a generator writes).")
+    );
+    assert!(
+        f.refs
+            .iter()
+            .any(|r| r.name == "Matches" && r.from == Some(4))
     );
 }

@@ -54,6 +54,20 @@ pub struct Manifest {
     /// and inherited members first. Off for languages that always spell the receiver.
     #[serde(default)]
     pub implicit_receiver: bool,
+    /// Modules and classes are open namespaces: one may be reopened in any file (`class
+    /// A::B` again in a test helper is the same class, its methods that class's members), a
+    /// name inside one is looked up in the namespaces around it across files (`B` inside
+    /// `module A` is `A.B` wherever that is defined; `A::B` from inside `module X` is
+    /// `X.A.B` or `A.B`), and a module mixed into a class (`include M`) is an `implements`
+    /// base whose functions are the class's members.
+    #[serde(default)]
+    pub open_modules: bool,
+    /// Functions may extend a type from outside it (`fun String.toHttpUrl()`, qualified
+    /// by the type they extend): a call on a receiver whose type the map cannot tell
+    /// (`"…".toHttpUrl()`, a value from a library) links to the one visible extension of
+    /// that name (`name`; `import` when the file imports it by name).
+    #[serde(default)]
+    pub extension_functions: bool,
     /// Conditional compilation (`[conditionals]`): when a file does not parse, extraction
     /// parses it again with only the first branch of each conditional block kept, as a
     /// preprocessor would see it with the first condition true (C#'s `#if` / `#else`

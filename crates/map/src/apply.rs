@@ -73,7 +73,7 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
     };
     for ix in defs.into_iter().rev().chain(node) {
         if let Some(n) = model.node(ix)
-            && n.is_def()
+            && n.is_named()
         {
             ch.changed_names.insert(n.name);
         }

@@ -31,6 +31,11 @@ pub(crate) trait ModuleResolver: Send + Sync {
         module: &str,
         name: &str,
     ) -> ImportTarget;
+    /// Whether `module` was found only by the namespaces files declare, not by the
+    /// project's configuration: names reached through it are `name`, not `import`.
+    fn by_declaration(&self, _lang: &Language, _from_file: &str, _module: &str) -> bool {
+        false
+    }
 }
 
 /// Extraction by `navmap-extract`.
@@ -79,5 +84,9 @@ impl ModuleResolver for ImportResolver {
         name: &str,
     ) -> ImportTarget {
         ImportResolver::resolve_member(self, lang, from_file, module, name)
+    }
+
+    fn by_declaration(&self, lang: &Language, from_file: &str, module: &str) -> bool {
+        ImportResolver::by_declaration(self, lang, from_file, module)
     }
 }

@@ -73,6 +73,13 @@ impl Node {
     pub fn is_def(&self) -> bool {
         !matches!(self.kind, NodeKind::File | NodeKind::Module)
     }
+
+    /// Found by its name ([`Model::defs_named`]): a definition, or a module a file defines
+    /// (`module Util`, `namespace shop`), which open namespaces look up across files; not an
+    /// external module.
+    pub fn is_named(&self) -> bool {
+        self.is_def() || (self.kind == NodeKind::Module && self.file.is_some())
+    }
 }
 
 /// A resolved (or candidate) edge as kept in an adjacency list. In `out[src]`, `other` is
@@ -297,7 +304,7 @@ impl Model {
             self.inc.resize_with(i + 1, Vec::new);
         }
         self.node_by_id.insert(node.id.clone(), ix);
-        if node.is_def() {
+        if node.is_named() {
             let s = node.name as usize;
             if self.by_name.len() <= s {
                 self.by_name.resize_with(s + 1, Vec::new);
@@ -314,7 +321,7 @@ impl Model {
             return vec![];
         };
         self.node_by_id.remove(&node.id);
-        if node.is_def()
+        if node.is_named()
             && let Some(list) = self.by_name.get_mut(node.name as usize)
         {
             list.retain(|&n| n != ix);

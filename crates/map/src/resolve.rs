@@ -16,6 +16,13 @@
 //! 4. otherwise up to five ranked candidates (same file > same directory > longest common
 //!    path prefix) → `candidate`.
 //!
+//! Per language (manifest): `open_modules` looks a name up in the namespaces around its use
+//! across files before the imports (`namespaces.rs`: `B` inside `module A` is `A.B`, one
+//! class across its reopenings, `include M` an `implements` base); `extension_functions`
+//! links a call on a receiver nothing typed to the one extension function of that name
+//! (`extensions.rs`). What an import reached only by the namespaces files declare (no
+//! configuration maps it) is `name`, not `import` (`binding_conf`).
+//!
 //! Scope wins over all of these: a bare call of a local (a parameter, a local variable, a
 //! closure parameter; `RefFact::local`) is never linked for sure, only to candidates.
 //!
@@ -30,6 +37,9 @@
 //! definitions of the modules the file imports, or where they define no such function,
 //! among the methods of that name of their types — never an exact/import/name edge. This
 //! trades recall for precision: the live layer (`nav_references`) is authoritative.
+
+mod extensions;
+mod namespaces;
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -215,6 +225,17 @@ impl<'a> Resolver<'a> {
                 None if r.local => self.local_call(&cx, r.name, r.kind),
                 None => self.resolve_bare(&cx, r.from, r.name, r.kind, 0),
                 Some(q) => self.resolve_qualified(&cx, r.from, q, r.name, r.kind, 0),
+            };
+            // A call on a receiver nothing typed: an extension function of that name.
+            let outcome = match outcome {
+                Outcome::Drop
+                    if r.kind == EdgeKind::Calls
+                        && r.qualifier.is_some()
+                        && self.extension_functions(&cx) =>
+                {
+                    self.extension_call(&cx, r.name).unwrap_or(Outcome::Drop)
+                }
+                other => other,
             };
             match outcome {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
@@ -412,7 +433,10 @@ impl<'a> Resolver<'a> {
             .copied()
             .filter(|&n| {
                 let node = m.n(n);
-                node.file == Some(file) && &*node.qname == name_str && !is_value_member(m, node)
+                node.file == Some(file)
+                    && node.kind != NodeKind::Module
+                    && ((&*node.qname == name_str && !is_value_member(m, node))
+                        || self.top_level_extension(node))
             })
             .min()
     }
@@ -509,6 +533,21 @@ impl<'a> Resolver<'a> {
             } => self.lookup_symbol(cx, files, *name, module),
             Binding::External => Lookup::External,
             Binding::Unresolved => Lookup::NotFound,
+        }
+    }
+
+    /// The confidence of what an import binding leads to: `import`, or `name` when the
+    /// import itself was found only by the namespaces files declare (no configuration
+    /// maps it: PHP without a PSR-4 entry), a match by name however it is spelled.
+    fn binding_conf(&self, cx: &FileCx, b: &Binding) -> Confidence {
+        let module = match b {
+            Binding::Module(_, module) | Binding::Symbol { module, .. } => *module,
+            Binding::External | Binding::Unresolved => return Confidence::Import,
+        };
+        let m = self.model;
+        match self.registry.by_id(m.lang(cx.lang)) {
+            Some(lang) if self.modres.by_declaration(lang, cx.path, module) => Confidence::Name,
+            _ => Confidence::Import,
         }
     }
 
@@ -679,17 +718,25 @@ impl<'a> Resolver<'a> {
         {
             return Outcome::Resolved(d, Confidence::Exact);
         }
+        // Open modules: the namespaces around the use, in every file (`SessionStore`
+        // inside `module Shop` is `Shop.SessionStore`, defined elsewhere).
+        if self.open_modules(cx)
+            && let Some(o) = self.namespace_path(cx, from, &[], name, kind)
+        {
+            return o;
+        }
         // 2. Imports.
         if let Some(b) = cx.bindings.get(name_str) {
+            let conf = self.binding_conf(cx, b);
             match self.binding_lookup(cx, b) {
                 Lookup::Found(n) if fits(kind, m.n(n).kind) => {
-                    return Outcome::Resolved(n, Confidence::Import);
+                    return Outcome::Resolved(n, conf);
                 }
                 Lookup::Found(_) => return Outcome::Drop,
                 Lookup::Module(fs) => {
                     return match fs.first().and_then(|&f| m.f(f).node) {
                         Some(fnode) if kind == EdgeKind::References => {
-                            Outcome::Resolved(fnode, Confidence::Import)
+                            Outcome::Resolved(fnode, conf)
                         }
                         _ => Outcome::Drop,
                     };
@@ -810,7 +857,8 @@ impl<'a> Resolver<'a> {
         }
         if let Some(b) = cx.bindings.get(q) {
             let l = self.binding_lookup(cx, b);
-            return self.member_of_lookup(cx, l, Confidence::Import, name, kind, depth);
+            let conf = self.binding_conf(cx, b);
+            return self.member_of_lookup(cx, l, conf, name, kind, depth);
         }
         if q.contains(['(', '[', ' ', '<', '"', '\'']) {
             return Outcome::Drop;
@@ -823,6 +871,13 @@ impl<'a> Resolver<'a> {
             && matches!(first, Binding::External)
         {
             return Outcome::Drop;
+        }
+        // Open modules: a constant path (`Util::Loggable`, `Shop::SessionStore`) from the
+        // namespaces around the use.
+        if self.open_modules(cx)
+            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind)
+        {
+            return o;
         }
         // `pkg.module.f()` after `import pkg`: down the package's modules.
         if segs.len() > 1

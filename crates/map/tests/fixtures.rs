@@ -303,21 +303,21 @@ const CASES: [Case; 16] = [
     },
     Case {
         dir: "rb",
-        store_class: "rb:lib/shop/session_store.rb#SessionStore",
-        refresh: "rb:lib/shop/session_store.rb#SessionStore.refresh",
-        put: "rb:lib/shop/session_store.rb#SessionStore.put",
-        caller: "rb:lib/shop/api.rb#Api.handle_refresh",
+        store_class: "rb:lib/shop/session_store.rb#Shop.SessionStore",
+        refresh: "rb:lib/shop/session_store.rb#Shop.SessionStore.refresh",
+        put: "rb:lib/shop/session_store.rb#Shop.SessionStore.put",
+        caller: "rb:lib/shop/api.rb#Shop.Api.handle_refresh",
         api_file: "lib/shop/api.rb",
         store_file: "lib/shop/session_store.rb",
-        clash_site: "rb:lib/shop/api.rb#Api.check",
+        clash_site: "rb:lib/shop/api.rb#Shop.Api.check",
         clash_defs: [
-            "rb:lib/shop/util/email.rb#Email.validate",
-            "rb:lib/shop/util/token.rb#Token.validate",
+            "rb:lib/shop/util/email.rb#Shop.Util.Email.validate",
+            "rb:lib/shop/util/token.rb#Shop.Util.Token.validate",
         ],
         token_file: "lib/shop/util/token.rb",
         stdlib: (
-            "rb:lib/shop/session_store.rb#SessionStore.size",
-            "rb:lib/shop/session_store.rb#SessionStore.size",
+            "rb:lib/shop/session_store.rb#Shop.SessionStore.size",
+            "rb:lib/shop/session_store.rb#Shop.SessionStore.size",
         ),
         call: ("STORE.refresh(key)", "STORE.put(key, {})"),
     },
@@ -1428,4 +1428,187 @@ fn qualified_calls_follow_the_module_path() {
         .find(|n| n.node.id == "py:shop/util/email.py#validate")
         .unwrap_or_else(|| panic!("shop.util.email.validate: {out:?}"));
     assert_eq!(hit.confidence, Confidence::Import);
+}
+
+// ---- issue 17: Ruby's class hierarchy (open classes, nested modules, mixins) ------------
+
+/// The resolved `extends`/`implements` edges out of `id`.
+fn bases(b: &Built, id: &str) -> Vec<(String, EdgeKind)> {
+    let mut got: Vec<(String, EdgeKind)> = b
+        .edges(id, Direction::Out)
+        .into_iter()
+        .filter(|n| matches!(n.edge, EdgeKind::Extends | EdgeKind::Implements) && n.resolved)
+        .map(|n| (n.node.id, n.edge))
+        .collect();
+    got.sort();
+    got
+}
+
+/// `class Shop::SessionStore` reopened in `test/test_helper.rb` is the same class as in
+/// `lib/` (before: a second top-level `SessionStore`, and `< Shop::SessionStore` went to
+/// either); `class CachedStore < SessionStore` inside `module Shop` extends it from another
+/// file; `include Util::Loggable` (a nested module of another file) is an `implements`
+/// edge whose functions are the class's members (before: no edge).
+#[test]
+fn rb_reopened_classes_nested_modules_and_mixins_are_one_hierarchy() {
+    let b = build(CASES.iter().find(|c| c.dir == "rb").unwrap());
+    let store = "rb:lib/shop/session_store.rb#Shop.SessionStore";
+    let reopened = "rb:test/test_helper.rb#Shop.SessionStore";
+    let loggable = "rb:lib/shop/util/loggable.rb#Shop.Util.Loggable";
+    assert_eq!(b.map.node(reopened).unwrap().kind, NodeKind::Class);
+    assert_eq!(
+        bases(&b, "rb:test/session_store_test.rb#ForgetfulStore"),
+        [(store.to_string(), EdgeKind::Extends)]
+    );
+    assert_eq!(
+        bases(&b, "rb:lib/shop/cached_store.rb#Shop.CachedStore"),
+        [
+            (store.to_string(), EdgeKind::Extends),
+            (loggable.to_string(), EdgeKind::Implements),
+        ]
+    );
+    assert!(
+        b.edges(reopened, Direction::In)
+            .iter()
+            .all(|n| n.edge == EdgeKind::Contains || !n.resolved),
+        "nothing extends the reopening itself"
+    );
+    // The mixed-in module's function is a member of the class that includes it.
+    assert_eq!(
+        callers(&b, &format!("{loggable}.log")),
+        [(
+            "rb:lib/shop/cached_store.rb#Shop.CachedStore.get".to_string(),
+            Confidence::Exact
+        )]
+    );
+    // The reopening's method is a member of the class: bare in a subclass, and on an
+    // instance of the class.
+    let clear = callers(&b, &format!("{reopened}.clear!"));
+    let clear: Vec<&str> = clear.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        clear,
+        [
+            "rb:test/session_store_test.rb#ForgetfulStore.refresh",
+            "rb:test/session_store_test.rb#SessionStoreTest.test_clear",
+        ]
+    );
+}
+
+// ---- issue 17: C#'s partial classes -------------------------------------------------------
+
+/// `partial class Item` twice in `Store/Item.cs` is one node with every member under it
+/// (before: `Item` and `Item~2`); the part in `Store/Item.Async.cs` shares its qualified
+/// name, so bare calls between the parts reach the members of either file.
+#[test]
+fn cs_a_partial_class_is_one_node_whose_parts_call_each_other() {
+    let b = build(CASES.iter().find(|c| c.dir == "cs").unwrap());
+    let classes: Vec<String> = b
+        .map
+        .nodes_in_file("Store/Item.cs")
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.kind == NodeKind::Class)
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(classes, ["cs:Store/Item.cs#Item"]);
+    let members: Vec<String> = b
+        .map
+        .neighbors("cs:Store/Item.cs#Item", Direction::Out, None, 1, 50)
+        .unwrap()
+        .neighbors
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Contains)
+        .map(|n| n.node.id)
+        .collect();
+    for m in ["Item.Key", "Item.Matches", "Item.Describe"] {
+        assert!(
+            members.contains(&format!("cs:Store/Item.cs#{m}")),
+            "{m}: {members:?}"
+        );
+    }
+    assert_eq!(
+        callers(&b, "cs:Store/Item.cs#Item.Matches"),
+        [
+            (
+                "cs:Store/Item.Async.cs#Item.ReadAsync".to_string(),
+                Confidence::Exact
+            ),
+            (
+                "cs:Store/Item.cs#Item.Describe".to_string(),
+                Confidence::Exact
+            ),
+        ]
+    );
+    assert_eq!(
+        callers(&b, "cs:Store/Item.Async.cs#Item.ReadAsync"),
+        [(
+            "cs:Store/Item.cs#Item.Describe".to_string(),
+            Confidence::Exact
+        )]
+    );
+}
+
+// ---- issue 17: Kotlin extension functions -------------------------------------------------
+
+/// OkHttp's `"…".toHttpUrl()`: a call of an extension function on a string literal or on
+/// a value whose type the map does not know reaches the one extension of that name
+/// (`import`: the file imports it by name); on a receiver typed by a parameter, the
+/// extension declared for that type (before: no edge, 3 of 217 linked in OkHttp).
+#[test]
+fn kt_calls_of_extension_functions_are_linked() {
+    let b = build(CASES.iter().find(|c| c.dir == "kt").unwrap());
+    let urls = "kt:src/main/kotlin/com/example/shop/util/Urls.kt";
+    let links = "kt:src/main/kotlin/com/example/shop/api/Links.kt";
+    assert_eq!(
+        callers(&b, &format!("{urls}#String.toSessionUrl")),
+        [(format!("{links}#linkKey"), Confidence::Import)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{urls}#SessionUrl.trimmedKey")),
+        [(format!("{links}#keyOf"), Confidence::Import)]
+    );
+}
+
+// ---- issue 17: PHP imports without a PSR-4 entry ------------------------------------------
+
+/// A WordPress plugin's own namespace (`ShopPlugin\…`, loaded by its own autoloader, no
+/// PSR-4 entry): `use ShopPlugin\Audit\AuditLog` finds the class by the namespace its file
+/// declares, and what is linked through it is labelled `name`, not `import` (before: an
+/// external package, no edge and no hint); the trait use is an edge, through which
+/// `$this->log()` reaches the trait's method.
+#[test]
+fn php_imports_without_a_psr4_entry_match_declared_namespaces_at_the_name_tier() {
+    let b = build(CASES.iter().find(|c| c.dir == "php").unwrap());
+    let plugin = "php:plugin/shop-audit.php";
+    let audit_log = "php:plugin/src/Audit/AuditLog.php#AuditLog";
+    let loggable = "php:plugin/src/Concerns/Loggable.php#Loggable";
+    let imports: Vec<String> = b
+        .edges(plugin, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Imports)
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(imports, ["php:plugin/src/Audit/AuditLog.php"]);
+    assert_eq!(
+        callers(&b, audit_log),
+        [(format!("{plugin}#audit"), Confidence::Name)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{audit_log}.record")),
+        [(format!("{plugin}#audit"), Confidence::Name)]
+    );
+    let uses: Vec<(String, EdgeKind, Confidence)> = b
+        .edges(audit_log, Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Implements)
+        .map(|n| (n.node.id, n.edge, n.confidence))
+        .collect();
+    assert_eq!(
+        uses,
+        [(loggable.to_string(), EdgeKind::Implements, Confidence::Name)]
+    );
+    assert_eq!(
+        callers(&b, &format!("{loggable}.log")),
+        [(format!("{audit_log}.record"), Confidence::Exact)]
+    );
 }

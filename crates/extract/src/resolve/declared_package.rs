@@ -33,7 +33,7 @@ impl DeclaredPackage {
         let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for file in repo.files.iter().filter(|f| rules.has_extension(f)) {
             let Some(text) = read(file) else { continue };
-            for package in declarations(&text, &rules.declaration_keywords) {
+            for package in declarations(&text, &rules.declaration_keywords, &rules.separator) {
                 declared.entry(package).or_default().push(file.clone());
             }
         }
@@ -135,8 +135,9 @@ fn stem(f: &str) -> &str {
 }
 
 /// The packages a source text declares: each line that starts with a keyword followed by
-/// whitespace and a dotted name (`package a.b;`, `namespace A.B {`, `package a.b`).
-fn declarations(text: &str, keywords: &[String]) -> Vec<String> {
+/// whitespace and a dotted name (`package a.b;`, `namespace A.B {`, `package a.b`), or one
+/// joined by the language's separator (`namespace A\B;`).
+fn declarations(text: &str, keywords: &[String], separator: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.trim_start();
@@ -150,7 +151,9 @@ fn declarations(text: &str, keywords: &[String]) -> Vec<String> {
             let rest = rest.trim_start();
             let len: usize = rest
                 .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '`')
+                .take_while(|c| {
+                    c.is_alphanumeric() || matches!(c, '_' | '.' | '`') || separator.contains(*c)
+                })
                 .map(char::len_utf8)
                 .sum();
             let name: String = rest[..len].chars().filter(|c| *c != '`').collect();
@@ -177,20 +180,28 @@ mod tests {
     fn declarations_are_read_from_line_starts() {
         let kw = vec!["package".to_string(), "namespace".to_string()];
         assert_eq!(
-            declarations("// package x;\npackage a.b.c;\nimport d;\n", &kw),
+            declarations("// package x;\npackage a.b.c;\nimport d;\n", &kw, "."),
             vec!["a.b.c"]
         );
         assert_eq!(
-            declarations("namespace Shop.Store\n{\n", &kw),
+            declarations("namespace Shop.Store\n{\n", &kw, "."),
             vec!["Shop.Store"]
         );
         assert_eq!(
-            declarations("packages x\npackage\n", &kw),
+            declarations("packages x\npackage\n", &kw, "."),
             Vec::<String>::new()
         );
         assert_eq!(
-            declarations("package a.b\npackage object c {\npackage d: // x\n", &kw),
+            declarations(
+                "package a.b\npackage object c {\npackage d: // x\n",
+                &kw,
+                "."
+            ),
             vec!["a.b", "d"]
+        );
+        assert_eq!(
+            declarations("<?php\nnamespace ShopPlugin\\Audit;\n", &kw, "\\"),
+            vec!["ShopPlugin\\Audit"]
         );
     }
 }

@@ -104,6 +104,22 @@ impl Resolver {
         }
     }
 
+    /// Whether `module` (as imported by `from`) was found only among the namespaces the
+    /// files declare, not through the project's configuration (`prefix_map` without a
+    /// prefix for it).
+    pub fn by_declaration(&self, lang: &Language, from: &str, module: &str) -> bool {
+        let Some(pl) = self.languages.get(lang.id()) else {
+            return false;
+        };
+        match &pl.index {
+            Index::PrefixMap(p) => {
+                p.by_declaration(&pl.rules, module.trim())
+                    && matches!(self.resolve(lang, from, module), ImportTarget::Files(_))
+            }
+            _ => false,
+        }
+    }
+
     pub fn config_files(&self) -> Vec<String> {
         self.repo
             .files

@@ -4,8 +4,13 @@
 //! prefix `A\` mapped to `src/` is the file `src/B/C.<ext>`, or the directory `src/B/C`
 //! (a namespace: its files). Specifiers that look like paths (a `/` or a file extension)
 //! are files: relative to the importer when they start with one of `relative_prefixes`,
-//! else tried beside the importer and then at the root. A name under no prefix is external.
+//! else tried beside the importer and then at the root. A name under no prefix is looked up
+//! among the namespaces the files declare (`declaration_keywords`: `namespace A\B;`, as
+//! `declared_package` does) — a project without a PSR-4 map, or a namespace it does not map
+//! (a WordPress plugin's own classes) — and is external only when no file declares it.
+//! The map labels what it finds so a tier lower (`PrefixMap::by_declaration`).
 
+use super::declared_package::DeclaredPackage;
 use super::jsonc;
 use super::repo::{Repo, dirname, join, normalize};
 use super::rules::Rules;
@@ -14,6 +19,8 @@ use crate::ImportTarget;
 pub struct PrefixMap {
     /// (prefix without trailing separator, directory), longest prefix first.
     prefixes: Vec<(String, String)>,
+    /// The namespaces files declare, when the language says how (`declaration_keywords`).
+    declared: Option<DeclaredPackage>,
 }
 
 impl PrefixMap {
@@ -54,7 +61,30 @@ impl PrefixMap {
         }
         // Longest prefix first; an empty prefix (the global namespace) last.
         prefixes.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
-        PrefixMap { prefixes }
+        let declared = (!rules.declaration_keywords.is_empty())
+            .then(|| DeclaredPackage::new(rules, repo, read));
+        PrefixMap { prefixes, declared }
+    }
+
+    /// Whether `spec` is a name no configured prefix maps (so that what `resolve` found
+    /// for it, if anything, came from the namespaces the files declare).
+    pub fn by_declaration(&self, rules: &Rules, spec: &str) -> bool {
+        let sep = rules.separator.as_str();
+        if self.declared.is_none()
+            || sep.is_empty()
+            || spec.contains('/')
+            || rules.has_extension(spec)
+        {
+            return false;
+        }
+        let name = spec.trim_start_matches(sep);
+        !self.prefixes.iter().any(|(prefix, _)| {
+            prefix.is_empty()
+                || name == prefix
+                || name
+                    .strip_prefix(prefix.as_str())
+                    .is_some_and(|r| r.starts_with(sep))
+        })
     }
 
     pub fn resolve(&self, rules: &Rules, repo: &Repo, from: &str, spec: &str) -> ImportTarget {
@@ -95,10 +125,14 @@ impl PrefixMap {
             }
         }
         if matched {
-            ImportTarget::Unresolved
-        } else {
-            ImportTarget::External(rules.external_package(name))
+            return ImportTarget::Unresolved;
         }
+        if let Some(declared) = &self.declared
+            && let found @ ImportTarget::Files(_) = declared.resolve(rules, repo, from, name)
+        {
+            return found;
+        }
+        ImportTarget::External(rules.external_package(name))
     }
 }
 
