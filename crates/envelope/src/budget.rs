@@ -103,6 +103,12 @@ impl Budget {
         self.effective
     }
 
+    /// Whether this is the budget of a call that passed none (or passed the default):
+    /// nothing to report back about it unless the answer was cut.
+    pub fn is_default(&self) -> bool {
+        self.requested == Asked::Int(Budget::default_requested())
+    }
+
     /// Whether the request was outside the allowed range.
     pub fn clamped(&self) -> bool {
         match self.requested {

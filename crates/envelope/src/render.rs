@@ -188,10 +188,11 @@ struct ErrorOut {
 struct OkEnvelope<'a> {
     ok: bool,
     data: &'a Value,
-    #[serde(rename = "tokenBudget")]
-    token_budget: TokenBudgetOut,
-    /// Defaults stay off the wire (contract §2): `truncated` only when true, `warnings`
-    /// only when there are some.
+    /// Defaults stay off the wire (contract §2, issue 18): `tokenBudget` only when the
+    /// answer was cut or the call asked for a budget other than the default (then it says
+    /// what applied), `truncated` only when true, `warnings` only when there are some.
+    #[serde(rename = "tokenBudget", skip_serializing_if = "Option::is_none")]
+    token_budget: Option<TokenBudgetOut>,
     #[serde(skip_serializing_if = "is_false")]
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -799,11 +800,11 @@ impl Fitter {
         OkEnvelope {
             ok: true,
             data: &c.data,
-            token_budget: TokenBudgetOut {
+            token_budget: (c.truncated || !self.budget.is_default()).then(|| TokenBudgetOut {
                 requested: self.budget.requested(),
                 used,
                 max: MAX_TOKEN_BUDGET,
-            },
+            }),
             truncated: c.truncated,
             dropped: c.dropped.as_ref(),
             cursor: c.cursor.as_deref(),

@@ -73,8 +73,9 @@ async fn typescript_overloads_resolve_to_the_name() {
     )
     .await;
     let d = ok(&refs);
-    assert_eq!(d["target"]["name"], "over", "{refs}");
-    assert_eq!(d["target"]["col"], 17, "{refs}");
+    // Placed by the server (the position `resolve` gave above): the ID was the request,
+    // so no `target` echoes it (issue 18).
+    assert!(d.get("target").is_none(), "{refs}");
     assert!(
         common::anchors(&d["locations"])
             .as_array()

@@ -300,10 +300,7 @@ async fn call_with(
     let env: Value = serde_json::from_str(text).unwrap();
     assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
     if env["ok"] == true {
-        assert!(
-            env["tokenBudget"]["used"].as_u64().unwrap() <= 2000,
-            "{text}"
-        );
+        common::assert_fits_budget(text, &env, &args);
     }
     env
 }

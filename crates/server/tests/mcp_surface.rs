@@ -155,10 +155,16 @@ async fn a_real_client_initializes_lists_and_calls() {
     // Defaults are left off the wire (contract §2).
     assert!(env.get("truncated").is_none(), "{env}");
     assert!(env.get("warnings").is_none(), "{env}");
+    // So is the default budget of an answer that was not cut (issue 18).
+    assert!(env.get("tokenBudget").is_none(), "{env}");
+    let (_, env) = call(&c, "map_status", json!({"tokenBudget": 3000})).await;
     let tb = &env["tokenBudget"];
-    assert_eq!(tb["requested"], 2000);
+    assert_eq!(tb["requested"], 3000);
     assert_eq!(tb["max"], 10_000);
-    assert!(tb["used"].as_u64().unwrap() <= 2000);
+    assert_eq!(
+        tb["used"].as_u64().unwrap() as usize,
+        env.to_string().chars().count().div_ceil(4)
+    );
 
     // A tiny budget is clamped, echoed and respected.
     let (_, env) = call(&c, "map_status", json!({"tokenBudget": 5})).await;

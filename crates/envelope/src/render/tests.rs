@@ -45,12 +45,32 @@ fn a_payload_that_fits_is_untouched() {
     assert!(env.get("truncated").is_none(), "{env}");
     assert!(env.get("dropped").is_none() && env.get("cursor").is_none());
     assert!(env.get("warnings").is_none(), "{env}");
-    assert_eq!(env["tokenBudget"]["requested"], 2000);
+    // The default budget of an uncut answer says nothing the agent does not know.
+    assert!(env.get("tokenBudget").is_none(), "{env}");
+    assert_eq!(out.text, format!(r#"{{"ok":true,"data":{data}}}"#));
+    assert_eq!(out.tokens, estimate_tokens(&out.text));
+    // A budget other than the default is reported: what was asked, used and the max.
+    let out = render(Ok(Payload::new(data.clone())), &req(1500));
+    let env = parse(&out);
+    assert_eq!(env["tokenBudget"]["requested"], 1500);
     assert_eq!(env["tokenBudget"]["max"], 10_000);
     assert_eq!(env["tokenBudget"]["used"], out.tokens);
     assert_eq!(out.tokens, estimate_tokens(&out.text));
     // Key order of the contract.
     assert!(out.text.starts_with(r#"{"ok":true,"data":{"#));
+    assert!(out.text.ends_with(&format!(
+        r#"},"tokenBudget":{{"requested":1500,"used":{},"max":10000}}}}"#,
+        out.tokens
+    )));
+}
+
+#[test]
+fn a_cut_answer_at_the_default_budget_reports_the_budget() {
+    let out = render(Ok(refs_payload(3000)), &req(2000));
+    let env = parse(&out);
+    assert_eq!(env["truncated"], true, "{env}");
+    assert_eq!(env["tokenBudget"]["requested"], 2000);
+    assert_eq!(env["tokenBudget"]["used"], out.tokens);
 }
 
 #[test]

@@ -150,63 +150,83 @@ impl Tool for MapNeighbors {
             // Every neighbor in one file: the file's ID once, each neighbor by `name` (its
             // ID's part after `#`) rather than the prefix repeated on every item.
             let one_file = one_file_prefix(r.neighbors.iter().map(|n| n.node.id.as_str()));
-            let neighbors: Vec<Value> = r
-                .neighbors
-                .iter()
-                .map(|n| {
-                    let mut o = compact_node(&n.node, detail);
-                    if n.node.kind == NodeKind::File {
-                        // An ID without `#` is a file: `kind` would repeat it (importers).
-                        o.remove("kind");
-                    }
-                    if let Some(f) = one_file {
-                        let id = o.remove("id").unwrap_or_default();
-                        let name = id.as_str().unwrap_or("")[f.len() + 1..].to_string();
-                        let mut named = serde_json::Map::new();
-                        named.insert("name".into(), name.into());
-                        named.extend(o);
-                        o = named;
-                    }
-                    if !one_edge {
-                        o.insert("edge".into(), n.edge.as_str().into());
-                    }
-                    if !one_direction {
-                        o.insert("direction".into(), n.direction.as_str().into());
-                    }
-                    if depth > 1 {
-                        o.insert("depth".into(), n.depth.into());
-                    }
-                    // `resolved` is `confidence != candidate`: not repeated; `exact`, the
-                    // common case, is said by leaving `confidence` out.
-                    if !only_contains && n.confidence.as_str() != "exact" {
-                        o.insert("confidence".into(), n.confidence.as_str().into());
-                    }
-                    if n.depth > 1 {
-                        o.insert("via".into(), n.via.clone().into());
-                    }
-                    // The line of the use, in the file of the edge's source; left out when
-                    // it is the neighbor's own line (`class B(A)`: the edge is B's header).
-                    let own_line = n.direction == Direction::In && n.line == n.node.line;
-                    if let Some(l) = n.line.filter(|_| !own_line) {
-                        o.insert("edgeLine".into(), l.into());
-                    }
-                    // In a one-file list, a neighbor that says nothing but its name, kind
-                    // and line is the row `<line> <kind> <name>`, as a grep line would.
-                    let plain = o
-                        .keys()
-                        .all(|k| matches!(k.as_str(), "name" | "kind" | "line"));
-                    match (one_file, plain, o.get("line").and_then(Value::as_u64)) {
-                        (Some(_), true, Some(line)) => Value::from(format!(
+            // A structural list over several files (subclasses, implementers across a
+            // package) is grouped by file, as the nav tools' anchors are: each file's ID
+            // once, then its neighbors as rows (issue 18: the identity is the answer, and
+            // the file prefix repeated on every row cost more than a grep line).
+            let grouped = one_file.is_none()
+                && structural
+                && r.neighbors.len() >= 2
+                && r.neighbors.iter().all(|n| n.node.id.contains('#'));
+            let entry = |n: &navmap_map::Neighbor, prefix: Option<&str>| -> Value {
+                let mut o = compact_node(&n.node, detail);
+                if n.node.kind == NodeKind::File {
+                    o.remove("kind");
+                }
+                if let Some(f) = prefix {
+                    let id = o.remove("id").unwrap_or_default();
+                    let name = id.as_str().unwrap_or("")[f.len() + 1..].to_string();
+                    let mut named = serde_json::Map::new();
+                    named.insert("name".into(), name.into());
+                    named.extend(o);
+                    o = named;
+                }
+                if !one_edge {
+                    o.insert("edge".into(), n.edge.as_str().into());
+                }
+                if !one_direction {
+                    o.insert("direction".into(), n.direction.as_str().into());
+                }
+                if depth > 1 {
+                    o.insert("depth".into(), n.depth.into());
+                }
+                if !only_contains && n.confidence.as_str() != "exact" {
+                    o.insert("confidence".into(), n.confidence.as_str().into());
+                }
+                if n.depth > 1 {
+                    o.insert("via".into(), n.via.clone().into());
+                }
+                let own_line = n.direction == Direction::In && n.line == n.node.line;
+                if let Some(l) = n.line.filter(|_| !own_line) {
+                    o.insert("edgeLine".into(), l.into());
+                }
+                // A structural row may say its confidence: `1294 class Handler (import)`.
+                let plain = o.keys().all(|k| {
+                    matches!(k.as_str(), "name" | "kind" | "line")
+                        || (structural && k == "confidence")
+                });
+                match (prefix, plain, o.get("line").and_then(Value::as_u64)) {
+                    (Some(_), true, Some(line)) => {
+                        let mut row = format!(
                             "{line} {} {}",
                             o["kind"].as_str().unwrap_or(""),
                             o["name"].as_str().unwrap_or("")
-                        )),
-                        _ => Value::Object(o),
+                        );
+                        if let Some(c) = o.get("confidence").and_then(Value::as_str) {
+                            row.push_str(&format!(" ({c})"));
+                        }
+                        Value::from(row)
                     }
-                })
-                .collect();
-            // The node asked about is the request: not echoed (a `symbol` call is told
-            // the node chosen, by the engine).
+                    _ => Value::Object(o),
+                }
+            };
+            let neighbors: Vec<Value> = if grouped {
+                let mut groups: Vec<(&str, Vec<Value>)> = vec![];
+                for n in &r.neighbors {
+                    let f = n.node.id.split_once('#').map_or("", |(f, _)| f);
+                    let row = entry(n, Some(f));
+                    match groups.iter_mut().find(|(g, _)| *g == f) {
+                        Some((_, rows)) => rows.push(row),
+                        None => groups.push((f, vec![row])),
+                    }
+                }
+                groups
+                    .into_iter()
+                    .map(|(f, at)| json!({"file": f, "at": at}))
+                    .collect()
+            } else {
+                r.neighbors.iter().map(|n| entry(n, one_file)).collect()
+            };
             let mut data = json!({
                 "neighbors": neighbors,
                 "total": r.total,
@@ -225,7 +245,19 @@ impl Tool for MapNeighbors {
                 // Another value than the one in effect: suggested although depth was set.
                 spec = spec.narrowing_always("depth:1");
             }
-            let mut payload = Payload::new(data).list(spec).generation(generation).capped(
+            let mut payload = Payload::new(data);
+            if grouped {
+                // Thinned evenly across files before whole files go (as nav anchors).
+                payload = payload.list(
+                    ListSpec::new("/neighbors/*/at", "neighbors")
+                        .narrowing_param("edgeKinds", "edgeKinds")
+                        .narrowing_param("kind", "kind"),
+                );
+                spec = ListSpec::new("/neighbors", "files")
+                    .narrowing_param("edgeKinds", "edgeKinds")
+                    .narrowing_param("kind", "kind");
+            }
+            let mut payload = payload.list(spec).generation(generation).capped(
                 "neighbors",
                 r.neighbors.len(),
                 r.total,

@@ -51,6 +51,7 @@ impl Tool for NavDefinition {
                 "target": t.json(),
                 "locations": group_by_file(locations),
             });
+            super::nav_common::target::drop_null_target(&mut data);
             mark_incomplete(&mut data, answer.complete);
             let narrowing = "Pass a more specific position";
             let mut payload = Payload::new(data.clone())

@@ -61,6 +61,7 @@ impl Tool for NavImplementations {
                 "locations": group_by_file(locations),
                 "total": total,
             });
+            super::nav_common::target::drop_null_target(&mut data);
             mark_incomplete(&mut data, answer.complete);
             let narrowing = "Pass the position of a more specific member";
             let payload = Payload::new(data.clone())

@@ -140,6 +140,7 @@ impl Tool for NavReferences {
                 "total": total,
                 "files": groups.len(),
             });
+            super::nav_common::target::drop_null_target(&mut data);
             mark_incomplete(&mut data, answer.complete);
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))

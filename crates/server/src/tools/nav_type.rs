@@ -47,13 +47,15 @@ impl Tool for NavType {
                 Some(h) => (Value::from(h.contents.clone()), Value::from(h.format)),
                 None => (Value::Null, Value::Null),
             };
-            let mut payload = Payload::new(json!({
+            let mut data = json!({
                 "target": t.json(),
                 "contents": contents,
                 "format": format,
                 "language": t.lang.id(),
-            }))
-            .narrowing("Pass the position of a narrower expression");
+            });
+            super::nav_common::target::drop_null_target(&mut data);
+            let mut payload =
+                Payload::new(data).narrowing("Pass the position of a narrower expression");
             let withheld = answer
                 .warnings
                 .iter()

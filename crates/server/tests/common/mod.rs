@@ -209,13 +209,34 @@ pub async fn call(c: &Client, tool: &str, args: Value) -> Value {
     let env: Value = serde_json::from_str(text).expect("a JSON envelope");
     assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
     if env["ok"] == true {
-        let tb = &env["tokenBudget"];
-        assert!(
-            tb["used"].as_u64().unwrap() <= tb["max"].as_u64().unwrap(),
-            "{text}"
-        );
+        assert_fits_budget(text, &env, &args);
     }
     env
+}
+
+/// An answer is within its budget: `tokenBudget.used` (equal to the text's chars/4) when
+/// the envelope reports it, else the text's chars/4 against the default budget — the
+/// envelope leaves `tokenBudget` off only for the default budget of an uncut answer.
+pub fn assert_fits_budget(text: &str, env: &Value, args: &Value) {
+    let tokens = text.chars().count().div_ceil(4) as u64;
+    match env.get("tokenBudget") {
+        Some(tb) => {
+            assert_eq!(tb["used"].as_u64(), Some(tokens), "{text}");
+            assert!(tokens <= tb["max"].as_u64().unwrap(), "{text}");
+        }
+        None => {
+            assert!(env.get("truncated").is_none(), "{text}");
+            let asked = args["tokenBudget"].as_i64();
+            assert!(asked.is_none_or(|b| b == 2000), "{text}");
+            assert!(tokens <= 2000, "{text}");
+        }
+    }
+}
+
+/// The tokens an envelope costs (chars/4 of its compact text), whether or not it
+/// reports `tokenBudget`.
+pub fn envelope_tokens(env: &Value) -> u64 {
+    env.to_string().chars().count().div_ceil(4) as u64
 }
 
 pub fn ok(env: &Value) -> &Value {

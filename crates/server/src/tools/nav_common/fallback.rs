@@ -168,6 +168,7 @@ pub async fn or_map_answer(
         "complete": false,
         "lspError": lsp,
     });
+    super::target::drop_null_target(&mut data);
     if targets.len() > 1 {
         data["candidates"] = Value::from(targets.iter().map(|n| n.id.clone()).collect::<Vec<_>>());
     }

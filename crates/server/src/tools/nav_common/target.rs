@@ -196,14 +196,24 @@ impl Target {
     /// position (its file, line and column are the request's), `{file, line, col, name,
     /// verified?: false}` for a `nodeId` (where the bridge placed it; `verified: false`
     /// when no server confirmed it).
+    ///
+    /// A `nodeId` (or `symbol`) call already named the symbol: a server-verified target
+    /// says nothing more and is `null` ([`drop_null_target`] leaves it off the wire,
+    /// issue 18: no echo of the request); a target the map alone placed says where it
+    /// was placed, with `verified: false`.
     pub fn json(&self) -> Value {
-        let mut v = json!({});
         if self.node_id.is_some() {
-            v = json!({"file": self.rel, "line": self.line, "col": self.col});
-            if !self.verified {
-                v["verified"] = Value::from(false);
+            if self.verified {
+                return Value::Null;
             }
+            let mut v = json!({"file": self.rel, "line": self.line, "col": self.col});
+            v["verified"] = Value::from(false);
+            if let Some(w) = self.word() {
+                v["name"] = Value::from(w);
+            }
+            return v;
         }
+        let mut v = json!({});
         if let Some(w) = self.word() {
             v["name"] = Value::from(w);
         }
@@ -213,6 +223,15 @@ impl Target {
 
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Removes `data.target` when [`Target::json`] had nothing to say (`null`).
+pub fn drop_null_target(data: &mut Value) {
+    if let Some(o) = data.as_object_mut()
+        && o.get("target").is_some_and(Value::is_null)
+    {
+        o.remove("target");
+    }
 }
 
 /// The identifier covering UTF-16 column `col0` (0-based), or ending right before it.
