@@ -19,25 +19,6 @@ fn ids(list: &[Value]) -> Vec<&str> {
     list.iter().map(|v| v["id"].as_str().unwrap()).collect()
 }
 
-/// The full IDs of `map_neighbors`' list: `file#name` when the answer grouped its
-/// neighbors under one `file`, else each `id`.
-fn neighbor_ids(d: &Value) -> Vec<String> {
-    items(d, "neighbors")
-        .iter()
-        .map(
-            |n| match (d["file"].as_str(), n["name"].as_str(), n.as_str()) {
-                (Some(f), Some(name), _) => {
-                    assert!(n.get("id").is_none(), "{n}");
-                    format!("{f}#{name}")
-                }
-                // The row `<line> <kind> <name>`.
-                (Some(f), _, Some(row)) => format!("{f}#{}", row.splitn(3, ' ').nth(2).unwrap()),
-                _ => n["id"].as_str().unwrap().to_string(),
-            },
-        )
-        .collect()
-}
-
 /// Keys no compact node view carries: the ID says them, or they restate `confidence`.
 const NEVER: [&str; 4] = ["file", "name", "resolved", "qualifiedName"];
 

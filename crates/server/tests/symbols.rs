@@ -25,20 +25,6 @@ fn strs(v: &Value) -> Vec<&str> {
         .collect()
 }
 
-/// The neighbor rows / objects of `map_neighbors`, as full IDs.
-fn neighbor_ids(d: &Value) -> Vec<String> {
-    d["neighbors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| match (d["file"].as_str(), n.as_str()) {
-            (Some(f), Some(row)) => format!("{f}#{}", row.splitn(3, ' ').nth(2).unwrap()),
-            (Some(f), None) => format!("{f}#{}", n["name"].as_str().unwrap()),
-            _ => n["id"].as_str().unwrap().to_string(),
-        })
-        .collect()
-}
-
 /// The forms an agent writes, each naming one node of the fixture.
 #[tokio::test]
 async fn every_form_of_a_name_finds_its_node() {
@@ -292,6 +278,30 @@ async fn a_module_exports_its_own_functions() {
     assert!(
         neighbor_ids(&d).contains(&"ts:src/store.ts#SessionStore".to_string()),
         "{d}"
+    );
+    // Several files, structural edges: grouped by file, each file's ID once, its
+    // neighbors as rows (issue 18: the file is not repeated on every row).
+    let groups = d["neighbors"].as_array().unwrap();
+    let files: Vec<&str> = groups.iter().map(|g| g["file"].as_str().unwrap()).collect();
+    assert!(
+        files.contains(&"ts:src/store.ts") && files.len() >= 2,
+        "{d}"
+    );
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "each file once: {d}");
+    let store = groups
+        .iter()
+        .find(|g| g["file"] == "ts:src/store.ts")
+        .unwrap();
+    assert!(
+        store["at"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.is_string() && !r.as_str().unwrap().contains('#')),
+        "rows without the file: {d}"
     );
     c.cancel().await.unwrap();
 }

@@ -59,7 +59,7 @@ fn a_payload_that_fits_is_untouched() {
     // Key order of the contract.
     assert!(out.text.starts_with(r#"{"ok":true,"data":{"#));
     assert!(out.text.ends_with(&format!(
-        r#"},"tokenBudget":{{"requested":1500,"used":{},"max":10000}}}}"#,
+        r#"}},"tokenBudget":{{"requested":1500,"used":{},"max":10000}}}}"#,
         out.tokens
     )));
 }
@@ -331,8 +331,9 @@ fn a_106_token_answer_at_budget_100_keeps_its_identifiers() {
         "file": "shop/store.py",
         "line": 42,
         "signature": "def load(self, session_id: str, *, refresh: bool = False) -> Session",
-        // Long enough to make the envelope (defaults left off the wire) 101–110 tokens.
-        "doc": "Loads the session from the backing store and refreshes its expiry when the caller passes refresh=True.",
+        // Long enough to make the envelope (defaults, tokenBudget included, left off the
+        // wire) 101–110 tokens.
+        "doc": "Loads the session from the backing store and refreshes its expiry when the caller passes refresh=True. It never reads outside the root and never writes a file.",
     });
     let full = render(Ok(Payload::new(data.clone())), &req(2000));
     assert!((101..=110).contains(&full.tokens), "{}", full.tokens);

@@ -466,3 +466,33 @@ pub fn neighbor_names(d: &Value) -> Vec<String> {
         })
         .collect()
 }
+
+/// The full IDs of `map_neighbors`' list, whatever its shape: `file` + `name`s (or rows
+/// `<line> <kind> <name>[ (<confidence>)]`) when all are in one file; groups `{file, at}`
+/// of such names or rows for a structural list over several files; else each `id`.
+pub fn neighbor_ids(d: &Value) -> Vec<String> {
+    fn in_file(f: &str, n: &Value) -> String {
+        match n.as_str() {
+            Some(row) => format!("{f}#{}", row.split(' ').nth(2).unwrap()),
+            None => {
+                assert!(n.get("id").is_none(), "{n}");
+                format!("{f}#{}", n["name"].as_str().unwrap())
+            }
+        }
+    }
+    let list = d["neighbors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("neighbors in {d}"));
+    let mut out = vec![];
+    for n in list {
+        match (d["file"].as_str(), n["at"].as_array()) {
+            (Some(f), _) => out.push(in_file(f, n)),
+            (None, Some(at)) => {
+                let f = n["file"].as_str().unwrap();
+                out.extend(at.iter().map(|r| in_file(f, r)));
+            }
+            _ => out.push(n["id"].as_str().unwrap().to_string()),
+        }
+    }
+    out
+}
