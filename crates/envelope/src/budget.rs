@@ -103,10 +103,11 @@ impl Budget {
         self.effective
     }
 
-    /// Whether this is the budget of a call that passed none (or passed the default):
-    /// nothing to report back about it unless the answer was cut.
+    /// Whether this is the documented default budget (2000, what the server's instructions
+    /// tell an agent): nothing to report back about it unless the answer was cut. A
+    /// default changed by `NAVMAP_TOKEN_BUDGET` is not: the agent could not know it.
     pub fn is_default(&self) -> bool {
-        self.requested == Asked::Int(Budget::default_requested())
+        self.requested == Asked::Int(DEFAULT_TOKEN_BUDGET)
     }
 
     /// Whether the request was outside the allowed range.
