@@ -228,6 +228,45 @@ pub struct LspManifest {
     /// told where the compilation database is, and to index it in the background.
     #[serde(default)]
     pub project_args: Vec<ProjectArgs>,
+    /// Files navmap writes before each start (`[[lsp.files]]`), in its own folders only:
+    /// `path` starts with `{state}/` (this project's state folder for the server) or
+    /// `{cache}/` (a folder the server's starts share across projects,
+    /// `<data dir>/cache/<language id>`). Those words are replaced in `text` too, and in
+    /// `command`, `settings`, `initialization_options` and `env`: a server's own
+    /// configuration file (jdtls's Maven `settings.xml`) that names navmap's folders.
+    #[serde(default)]
+    pub files: Vec<ServerFile>,
+    /// Additions to the server's environment (`[[lsp.env]]`), after the value the variable
+    /// has in navmap's own environment.
+    #[serde(default)]
+    pub env: Vec<EnvAddition>,
+}
+
+/// One `[[lsp.files]]` entry: `text` written to `path` (see [`LspManifest::files`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// One `[[lsp.env]]` entry: `value` is appended to variable `name` (after `separator`,
+/// when the variable already has a value). With `when_exists` (absolute paths), only when
+/// one of them is a file on this machine, whose path then replaces `{file}` in `value`:
+/// a machine's own trust store handed to a server's runtime where there is one.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvAddition {
+    pub name: String,
+    pub value: String,
+    #[serde(default)]
+    pub when_exists: Vec<String>,
+    #[serde(default = "space")]
+    pub separator: String,
+}
+
+fn space() -> String {
+    " ".to_string()
 }
 
 /// One `[[lsp.project_args]]` entry: when one of `find` (root-relative files; `*` matches

@@ -43,6 +43,7 @@ pub mod health;
 pub mod install;
 pub mod locate;
 pub mod pool;
+pub mod prepare;
 mod project_copy;
 pub mod query;
 pub mod stderr;

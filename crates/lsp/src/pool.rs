@@ -26,8 +26,9 @@ use crate::health::{MethodHealth, Unservable};
 use crate::uri;
 
 /// The word of a manifest's `[lsp] command` that stands for the server's own state folder
-/// ([`LspConfig::state_dir`]).
-pub const STATE_WORD: &str = "{state}";
+/// ([`LspConfig::state_dir`]); `{cache}` is its folder shared across projects
+/// ([`crate::prepare`]).
+pub use crate::prepare::{CACHE_WORD, STATE_WORD};
 
 /// Where servers keep per-project state when [`LspConfig::state_dir`] is unset:
 /// `<data dir>/state/<hash of the root>` (else the same under the system's temp folder),
@@ -38,19 +39,33 @@ pub fn default_state_dir(
     root: &std::path::Path,
     data_dir: Option<std::path::PathBuf>,
 ) -> std::path::PathBuf {
+    let hash = root_hash(root);
+    base_dir(data_dir)
+        .join("state")
+        .join(format!("{hash:016x}"))
+}
+
+/// Where a server keeps what its starts share across projects (the `{cache}` word):
+/// `<data dir>/cache` (else the same under the system's temp folder); the language id is
+/// appended per server.
+pub fn cache_dir(data_dir: Option<std::path::PathBuf>) -> std::path::PathBuf {
+    base_dir(data_dir).join("cache")
+}
+
+fn base_dir(data_dir: Option<std::path::PathBuf>) -> std::path::PathBuf {
+    data_dir
+        .or_else(crate::locate::data_dir)
+        .unwrap_or_else(|| std::env::temp_dir().join("navmap"))
+}
+
+fn root_hash(root: &std::path::Path) -> u64 {
     use std::os::unix::ffi::OsStrExt;
-    let hash = root
-        .as_os_str()
+    root.as_os_str()
         .as_bytes()
         .iter()
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-    data_dir
-        .or_else(crate::locate::data_dir)
-        .unwrap_or_else(|| std::env::temp_dir().join("navmap"))
-        .join("state")
-        .join(format!("{hash:016x}"))
+        })
 }
 
 /// Lines of stderr shown in errors and status.
@@ -747,15 +762,24 @@ async fn start(
 
     slot.set_phase(Phase::Starting);
     let lsp = slot.language.manifest.lsp.clone();
-    let settings = lsp
-        .as_ref()
-        .and_then(|l| l.settings.as_ref())
-        .and_then(|t| serde_json::to_value(t).ok())
-        .unwrap_or(Value::Null);
-    let init_options = lsp
-        .as_ref()
-        .and_then(|l| l.initialization_options.as_ref())
-        .and_then(|t| serde_json::to_value(t).ok());
+    // navmap's own folders for this server, outside the project: `{state}` for this
+    // project, `{cache}` shared across projects (crate::prepare).
+    let folders = crate::prepare::Folders::new(
+        config
+            .state_dir
+            .clone()
+            .unwrap_or_else(|| default_state_dir(&pool.root, config.data_dir.clone()))
+            .join(slot.language.id()),
+        cache_dir(config.data_dir.clone()).join(slot.language.id()),
+    );
+    let json_of = |t: Option<&toml::Table>| {
+        t.and_then(|t| serde_json::to_value(t).ok()).map(|mut v| {
+            folders.expand_json(&mut v);
+            v
+        })
+    };
+    let settings = json_of(lsp.as_ref().and_then(|l| l.settings.as_ref())).unwrap_or(Value::Null);
+    let init_options = json_of(lsp.as_ref().and_then(|l| l.initialization_options.as_ref()));
     let root_name = pool
         .root
         .file_name()
@@ -773,27 +797,9 @@ async fn start(
     // The program by its full path, and a PATH that holds the data dir's and the project's
     // bin directories, so that servers start (and find their helpers) without PATH edits.
     let search = pool.search();
-    let mut command = slot.command.clone();
+    let mut command: Vec<String> = slot.command.iter().map(|w| folders.expand(w)).collect();
     if let Some(found) = command.first().and_then(|p| search.find(p)) {
         command[0] = found.program.to_string_lossy().into_owned();
-    }
-    // navmap's own folder for this server's state, outside the project.
-    let state_dir = || {
-        config
-            .state_dir
-            .clone()
-            .unwrap_or_else(|| default_state_dir(&pool.root, config.data_dir.clone()))
-            .join(slot.language.id())
-    };
-    if command.iter().any(|w| w.contains(STATE_WORD)) {
-        let state = state_dir();
-        // A server that cannot keep its state fails its start like any other. The folder
-        // is navmap's own and outside the project (Eclipse refuses a workspace inside it).
-        let _ = std::fs::create_dir_all(&state);
-        let state = state.to_string_lossy().into_owned();
-        for w in command.iter_mut() {
-            *w = w.replace(STATE_WORD, &state);
-        }
     }
     // What the project holds may add arguments (clangd: where its compilation database
     // is, and a background index of it).
@@ -803,7 +809,7 @@ async fn start(
             // The server gets a confined copy in the state folder: what it writes beside
             // the file stays out of the project (`project_copy.rs`).
             found = found.and_then(|rel| {
-                crate::project_copy::copy_into_state(&pool.root, &rel, &state_dir())
+                crate::project_copy::copy_into_state(&pool.root, &rel, folders.state())
                     .map(|copy| copy.to_string_lossy().into_owned())
             });
         }
@@ -811,6 +817,24 @@ async fn start(
     }
     let mut env = config.env.clone();
     env.retain(|(k, _)| k != "PATH");
+    // The manifest's additions follow the value navmap's own environment (or the pool's
+    // configured one) gives the variable.
+    let additions = folders.env(
+        lsp.as_ref().map_or(&[][..], |l| &l.env[..]),
+        |name| {
+            config
+                .env
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| std::env::var(name).ok())
+        },
+        |p| p.is_file(),
+    );
+    for (name, value) in additions {
+        env.retain(|(k, _)| *k != name);
+        env.push((name, value));
+    }
     env.push((
         "PATH".into(),
         search
@@ -818,6 +842,18 @@ async fn start(
             .to_string_lossy()
             .into_owned(),
     ));
+    // The server's own configuration files in those folders. One that cannot be written
+    // is a start failure: the server would run without the configuration it needs.
+    let written = folders.write_files(lsp.as_ref().map_or(&[][..], |l| &l.files[..]));
+    folders.create_used();
+    drop(folders);
+    if let Err(e) = written {
+        slot.set_phase(Phase::Crashed(format!("could not start: {e}")));
+        return Err(LspError::io(
+            format!("preparing {}", slot.command.join(" ")),
+            std::io::Error::other(e),
+        ));
+    }
     let client = match Client::spawn(
         &command,
         &env,
