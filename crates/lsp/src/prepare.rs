@@ -89,11 +89,7 @@ impl Folders {
                     .is_some_and(|rest| rest.starts_with('/'))
             });
             let path = PathBuf::from(self.expand(&file.path));
-            if !inside
-                || path
-                    .components()
-                    .any(|c| matches!(c, Component::ParentDir))
-            {
+            if !inside || path.components().any(|c| matches!(c, Component::ParentDir)) {
                 return Err(format!(
                     "[[lsp.files]] path {:?} is not inside {STATE_WORD}/ or {CACHE_WORD}/",
                     file.path
@@ -188,7 +184,12 @@ mod tests {
             std::fs::read_to_string(cache.join("conf/settings.xml")).unwrap(),
             format!("<repo>{}/m2</repo>", cache.display())
         );
-        for bad in ["/tmp/settings.xml", "{cache}/../../escape", "{cache}x/y", "a/{state}/b"] {
+        for bad in [
+            "/tmp/settings.xml",
+            "{cache}/../../escape",
+            "{cache}x/y",
+            "a/{state}/b",
+        ] {
             assert!(f.write_files(&[file(bad)]).is_err(), "{bad}");
         }
         assert!(!dir.path().join("escape").exists());

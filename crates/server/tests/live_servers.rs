@@ -461,30 +461,45 @@ async fn jdtls_imports_a_maven_project_without_eclipse_files() {
     let store = "src/main/java/com/example/shop/store/SessionStore.java";
     // A fresh workspace keeps jdtls busy for a while after the import (diagnostics, the
     // JDK's index): an answer given meanwhile is marked "still indexing". That is not the
-    // import failing; the question is asked again (at most four times) until the answer
-    // is complete, and none may say the import failed.
+    // import failing; the question is asked again (at most four times, also after a
+    // missed deadline) until the answer is complete, and none may say the import failed.
     let settled = |tool: &'static str, args: Value| {
         let c = &c;
         async move {
             for _ in 0..4 {
                 let r = call(c, tool, args.clone()).await;
+                // A cold JVM on a loaded machine may miss one deadline ("Retry").
+                if r["ok"] == false && common::err_code(&r) == "LSP_TIMEOUT" {
+                    eprintln!("{tool}: {r}");
+                    continue;
+                }
                 assert!(!common::warned(&r, "could not import"), "{tool}: {r}");
                 assert_ne!(ok(&r)["source"], "fallback-map", "{tool}: {r}");
-                if ok(&r)["complete"] == true {
+                // `complete` is only written when false.
+                if ok(&r)["complete"] != false {
                     return r;
                 }
-                eprintln!("{tool}: not complete yet: {}", common::warnings(&r).join("; "));
+                eprintln!("{tool}: not complete yet: {r}");
             }
             panic!("{tool}: never complete");
         }
     };
-    let d = settled("nav_definition", json!({"file": api, "line": 13, "col": 45})).await;
+    let d = settled(
+        "nav_definition",
+        json!({"file": api, "line": 13, "col": 45}),
+    )
+    .await;
     assert!(
-        has(&common::anchors(&ok(&d)["locations"]), |l| l["file"] == store
+        has(&common::anchors(&ok(&d)["locations"]), |l| l["file"]
+            == store
             && l["line"] == 33),
         "{d}"
     );
-    let r = settled("nav_references", json!({"file": store, "line": 33, "col": 20})).await;
+    let r = settled(
+        "nav_references",
+        json!({"file": store, "line": 33, "col": 20}),
+    )
+    .await;
     assert!(
         has(&common::anchors(&ok(&r)["locations"]), |l| l["file"] == api),
         "{r}"
