@@ -549,13 +549,15 @@ async fn jdtls_that_cannot_import_the_build_says_answers_may_miss_code() {
         .await;
         let data = ok(&r);
         // Never a silent "no references": the API's call is listed, from jdtls (asked
-        // with the declaration, it may find it from the source folders alone) or, when
-        // its `[]` proves nothing, from the map, marked.
-        assert!(
-            has(&common::anchors(&data["locations"]), |l| l["file"]
-                == "src/main/java/com/example/shop/api/Api.java"),
-            "{start}: {r}"
-        );
+        // with the declaration, it may find it from the source folders alone), or, when
+        // its `[]` proves nothing, from the map, marked — as the fallback's answer, or as
+        // the map's `unverified` mentions of an incomplete answer (jdtls asked before its
+        // failed import has finished: the build's other plugins download first).
+        let api = |l: &Value| l["file"] == "src/main/java/com/example/shop/api/Api.java";
+        if !has(&common::anchors(&data["locations"]), api) {
+            assert_eq!(data["complete"], false, "{start}: {r}");
+            assert!(has(&data["unverified"], api), "{start}: {r}");
+        }
         let said = |words: &str| {
             r["warnings"]
                 .as_array()
