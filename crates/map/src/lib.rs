@@ -222,6 +222,7 @@ pub(crate) struct Inner {
     pub db_path: PathBuf,
     pub max_file_bytes: u64,
     pub derive_eagerly: bool,
+    pub rebuild_only: bool,
     pub registry: Arc<Registry>,
     pub frontend: Arc<dyn Frontend>,
     pub state: RwLock<State>,
@@ -299,7 +300,7 @@ impl Map {
         // made, doubling the peak (`MapConfig::load_previous`).
         let read = db.read_meta().and_then(|meta| {
             if config.load_previous {
-                db.load(&mut model).map(|()| meta)
+                db.load(&mut model, config.rebuild_only).map(|()| meta)
             } else {
                 Ok(meta)
             }
@@ -329,6 +330,7 @@ impl Map {
             db_path,
             max_file_bytes: config.max_file_bytes,
             derive_eagerly: config.derive_eagerly,
+            rebuild_only: config.rebuild_only,
             registry,
             frontend,
             state: RwLock::new(state),
@@ -498,6 +500,7 @@ impl Map {
     /// exclusion rule of `mentions.rs` (docs/answers.md): what an answer about the node's
     /// uses must account for. Empty for files and modules.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.require_mentions()?;
         self.read()?.mention_check(id)
     }
 
@@ -505,7 +508,18 @@ impl Map {
     /// defines: `linked_sites` those a `calls` edge from it links, `unlinked` the rest
     /// (`callees.rs`): what an answer about what the node calls must account for.
     pub fn callee_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.require_mentions()?;
         self.read()?.callee_check(id)
+    }
+
+    /// A map opened to rebuild only keeps mentions encoded ([`MapConfig::rebuild_only`]).
+    fn require_mentions(&self) -> Result<(), MapError> {
+        if self.inner.rebuild_only {
+            return Err(MapError::Internal(
+                "the map was opened to rebuild only: mentions are not loaded".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// `map_path`: a shortest path over resolved edges, each followed in its own direction
