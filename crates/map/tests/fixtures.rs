@@ -1640,9 +1640,14 @@ fn map_dump(map: &Map) -> Vec<String> {
             out.extend(edges);
             if n.kind != NodeKind::File {
                 let m = map.mention_check(&n.id).unwrap();
+                // Linked sites are a set (their order follows edge insertion); the
+                // unlinked ones are ranked.
+                let mut linked: Vec<String> =
+                    m.linked_sites.iter().map(|s| format!("{s:?}")).collect();
+                linked.sort();
                 out.push(format!(
-                    "  mentions linked {} {:?} excluded {} unlinked {:?}",
-                    m.linked, m.linked_sites, m.excluded, m.unlinked
+                    "  mentions linked {} {linked:?} excluded {} unlinked {:?}",
+                    m.linked, m.excluded, m.unlinked
                 ));
             }
         }
@@ -1667,7 +1672,7 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
         ),
         (
             "pkg/other.py",
-            "from pkg.app import main\nfrom pkg.lib import *\n\n\ndef run():\n    main()\n    fresh()\n    doomed()\n",
+            "from pkg.app import main\nfrom pkg.lib import *\nimport pkg.extra\n\n\ndef run():\n    main()\n    fresh()\n    doomed()\n    pkg.extra.later()\n",
         ),
         ("pkg/__init__.py", ""),
         ("pkg/untouched.py", "def alone():\n    return 0\n"),
@@ -1702,11 +1707,14 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
         }
     }
     std::fs::write(root.join("pkg/lib.py"), edited).unwrap();
+    // A new file that an unchanged one imports: that file's import target changes, so
+    // its row is written again with the mentions it was loaded with (still encoded).
+    std::fs::write(root.join("pkg/extra.py"), "def later():\n    return 4\n").unwrap();
     let (incremental, _) = Map::open(config("map.db", true), registry.clone()).unwrap();
     let s = incremental
         .rebuild(RebuildOptions::default(), &|_| {})
         .unwrap();
-    assert_eq!(s.files_indexed, 1);
+    assert_eq!(s.files_indexed, 2);
     drop(incremental);
     let (full, _) = Map::open(config("full.db", false), registry.clone()).unwrap();
     full.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
