@@ -86,7 +86,10 @@ pub(crate) fn blastcode() -> Option<Program> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.bench/blastcode");
     let bin = dir.join("bin/blast");
     if !bin.exists() {
-        eprintln!("installing BlastCode {BLASTCODE_VERSION} from crates.io into {}", dir.display());
+        eprintln!(
+            "installing BlastCode {BLASTCODE_VERSION} from crates.io into {}",
+            dir.display()
+        );
         let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .args(["install", "--locked", "--quiet", "blastcode", "--version"])
             .arg(BLASTCODE_VERSION)

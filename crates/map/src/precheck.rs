@@ -253,7 +253,10 @@ mod tests {
         map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
         let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         assert_eq!(len(&wal), 0, "after the cold build, the map still open");
-        write_old(dir.path(), &[("app/b.py", "def helper():\n    return 22\n")]);
+        write_old(
+            dir.path(),
+            &[("app/b.py", "def helper():\n    return 22\n")],
+        );
         let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
         assert_eq!(s.files_indexed, 1);
         assert_eq!(len(&wal), 0, "after an incremental build");

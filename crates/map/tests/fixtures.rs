@@ -1702,8 +1702,15 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
             .neighbors("py:pkg/app.py#main", Direction::Out, None, 1, 200)
             .unwrap();
         let targets: Vec<&str> = main.neighbors.iter().map(|n| n.node.id.as_str()).collect();
-        for t in ["py:pkg/lib.py#old_name", "py:pkg/lib.py#doomed", "py:pkg/lib.py#Store.put"] {
-            assert!(targets.contains(&t), "before the edit, main → {t}: {targets:?}");
+        for t in [
+            "py:pkg/lib.py#old_name",
+            "py:pkg/lib.py#doomed",
+            "py:pkg/lib.py#Store.put",
+        ] {
+            assert!(
+                targets.contains(&t),
+                "before the edit, main → {t}: {targets:?}"
+            );
         }
     }
     std::fs::write(root.join("pkg/lib.py"), edited).unwrap();
@@ -1733,10 +1740,16 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
         .cloned()
         .collect();
     for t in ["py:pkg/lib.py#new_name", "py:pkg/lib.py#Store.save"] {
-        assert!(main.iter().any(|l| l.contains(t)), "after, main → {t}: {main:?}");
+        assert!(
+            main.iter().any(|l| l.contains(t)),
+            "after, main → {t}: {main:?}"
+        );
     }
     for t in ["old_name", "doomed", "Store.put"] {
         let gone = format!("py:pkg/lib.py#{t} @");
-        assert!(!main.iter().any(|l| l.contains(&gone)), "main → {t}: {main:?}");
+        assert!(
+            !main.iter().any(|l| l.contains(&gone)),
+            "main → {t}: {main:?}"
+        );
     }
 }
