@@ -40,6 +40,10 @@
 //! - **Crash safety**: a file's rows are written in one transaction; a `dirty` flag spans
 //!   a build, and a map opened dirty counts as not built until the next rebuild
 //!   re-resolves everything.
+//!   Every build ends by emptying SQLite's write-ahead log (`Db::checkpoint`): a CLI
+//!   process ends without closing SQLite, and a log left behind is read whole by the next.
+//! - **Opened to rebuild only** ([`MapConfig::rebuild_only`], `navmap rebuild`): what only
+//!   answers read — each file's mentions — stays encoded and is written back unchanged.
 //! - **Resolution** (`resolve.rs`, `infer.rs`): see the module docs for the order of
 //!   rules and what is deliberately left unlinked. Receivers are typed from extraction's
 //!   binding facts (`store: SessionStore`, `s = new SessionStore()`, `self.x = …`) and,
