@@ -59,13 +59,15 @@ struct Opts {
     queries: usize,
     label: String,
     navmap: Option<PathBuf>,
+    /// Also measure BlastCode's process (`process.rs`); `--no-peer` turns it off.
+    peer: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: navmap-bench --corpus <dir>... [--exclude <name>]... [--max-loc <n>] [--langs <id,…>] [--queries <n>]\n\
          \x20      navmap-bench --generate <files> --lang <id> [--blocks <n>]\n\
-         \x20      navmap-bench --preset <name>... [--queries <n>] [--no-mcp]   (--list-presets)\n\
+         \x20      navmap-bench --preset <name>... [--queries <n>] [--no-mcp] [--no-peer]   (--list-presets)\n\
          \x20      navmap-bench tokens [--only <question id part>] [--show]\n\
          \x20      navmap-bench accuracy [--only <corpus part>] [--targets <n>] [--show]"
     );
@@ -102,6 +104,7 @@ fn parse() -> Vec<Opts> {
         queries: 300,
         label: String::new(),
         navmap: default_navmap(),
+        peer: true,
     };
     let mut names = vec![];
     while let Some(a) = args.next() {
@@ -118,6 +121,7 @@ fn parse() -> Vec<Opts> {
             "--preset" => names.push(val()),
             "--navmap" => o.navmap = Some(val().into()),
             "--no-mcp" => o.navmap = None,
+            "--no-peer" => o.peer = false,
             "--list-presets" => {
                 list_presets();
                 std::process::exit(0)
@@ -190,6 +194,7 @@ fn expand(table: &toml::Table, name: &str, cli: &Opts, out: &mut Vec<Opts>) {
             queries: cli.queries,
             label: name.to_string(),
             navmap: cli.navmap.clone(),
+            peer: cli.peer,
         }),
         Err(why) => println!("## {name}\nnot run: {why}\n"),
     }
@@ -713,9 +718,19 @@ fn run(o: &Opts) {
     if let Some(bin) = &o.navmap {
         drop(map);
         mcp_latency(bin, &root, &db, &queries, &ids);
-        process::initialize(bin, &root, &db);
-        process::cli_rebuilds(bin, &root, &db, &files);
-        process::cli_cold_and_full(bin, &root, &db);
+        // The process figures, for navmap and (unless `--no-peer`) BlastCode, interleaved.
+        let mut programs = vec![process::Program::navmap(bin)];
+        if o.peer {
+            programs.extend(process::blastcode());
+        }
+        let dbs: Vec<PathBuf> = programs
+            .iter()
+            .map(|p| process::db_beside(&db, p))
+            .collect();
+        process::cli_rebuilds(&programs, &root, &dbs, &files);
+        process::initialize(&programs, &root, &dbs);
+        process::serve_after_queries(&programs, &root, &dbs, &queries, &names, &ids);
+        process::cli_cold_and_full(&programs, &root, &dbs);
     }
     println!();
 }
@@ -741,7 +756,7 @@ fn mcp_latency(bin: &Path, root: &Path, db: &Path, queries: &[String], ids: &[St
             return;
         }
     };
-    let mut conn = Conn {
+    let mut conn = process::Conn {
         stdin: child.stdin.take().expect("stdin"),
         stdout: BufReader::new(child.stdout.take().expect("stdout")),
         id: 0,
@@ -792,47 +807,6 @@ fn mcp_latency(bin: &Path, root: &Path, db: &Path, queries: &[String], ids: &[St
     );
     drop(conn);
     let _ = child.wait();
-}
-
-/// A JSON-RPC connection over a child's stdio (one JSON object per line).
-struct Conn {
-    stdin: std::process::ChildStdin,
-    stdout: std::io::BufReader<std::process::ChildStdout>,
-    id: u64,
-}
-
-impl Conn {
-    fn notify(&mut self, method: &str) {
-        use std::io::Write;
-        let msg = serde_json::json!({"jsonrpc": "2.0", "method": method});
-        let _ = writeln!(self.stdin, "{msg}");
-        let _ = self.stdin.flush();
-    }
-
-    /// Sends a request; the answer and the round-trip time in ms.
-    fn request(
-        &mut self,
-        method: &str,
-        params: serde_json::Value,
-    ) -> Option<(serde_json::Value, f64)> {
-        use std::io::{BufRead, Write};
-        self.id += 1;
-        let msg = serde_json::json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params});
-        let t = Instant::now();
-        writeln!(self.stdin, "{msg}").ok()?;
-        self.stdin.flush().ok()?;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.stdout.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            let v: serde_json::Value = serde_json::from_str(&line).ok()?;
-            if v["id"] == self.id {
-                return Some((v, ms(t.elapsed())));
-            }
-        }
-    }
 }
 
 fn main() {

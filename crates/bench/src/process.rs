@@ -1,17 +1,110 @@
-//! What a user of the `navmap` program waits for, measured on the process: `navmap
-//! rebuild` with nothing changed and with one file changed (wall time and CPU time of the
-//! child from `wait4`, its peak RSS from `/proc`), and `navmap serve` answering MCP `initialize` (from
-//! spawning the process to reading the answer).
+//! What a user of the program waits for, measured on the process, for navmap and — in the
+//! same run, interleaved — BlastCode (issue 19): MCP `initialize` (from spawning the server
+//! to reading its answer), the CLI re-index with nothing changed and with one file changed,
+//! a cold index, a full re-index, and the server's RSS after a query mix. Wall time and CPU
+//! time of each child come from `wait4`, peak RSS from `/proc` while it runs.
 //!
 //! The in-process figures of `main.rs` time the library; these include start-up, opening
 //! SQLite and exit (issue 19: everything before the first query).
+//!
+//! BlastCode is installed by the bench itself from crates.io (`cargo install --locked
+//! blastcode@0.3.1`) into `<workspace>/.bench/blastcode` (git-ignored, never committed); a
+//! machine where that fails runs navmap alone and says so.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::{ms, percentiles};
+
+/// The BlastCode release the issue measured.
+const BLASTCODE_VERSION: &str = "0.3.1";
+
+/// One program under test: how to index, re-index and serve one root with one database.
+pub(crate) struct Program {
+    pub name: &'static str,
+    bin: PathBuf,
+    /// `<bin> <index…> --root R --db D`: an incremental re-index (a cold build when D is new).
+    index: Vec<&'static str>,
+    /// A re-index that re-reads everything.
+    full: Vec<&'static str>,
+    /// The MCP server over stdio, on an existing index.
+    serve: Vec<&'static str>,
+    /// A symbol search tool and its query argument.
+    search: (&'static str, &'static str),
+    /// A "who calls / what does it call" tool, its argument and whether it takes the node
+    /// ID (navmap) or the bare name (BlastCode).
+    trace: (&'static str, &'static str, bool),
+    /// What `stdout` of a no-op re-index says when it decided from SQLite alone.
+    up_to_date: Option<&'static str>,
+}
+
+impl Program {
+    pub(crate) fn navmap(bin: &Path) -> Program {
+        Program {
+            name: "navmap",
+            bin: bin.to_path_buf(),
+            index: vec!["rebuild"],
+            full: vec!["rebuild", "--full"],
+            serve: vec!["serve", "--no-build", "--no-watch"],
+            search: ("map_search", "query"),
+            trace: ("map_neighbors", "nodeId", true),
+            up_to_date: Some("up to date"),
+        }
+    }
+
+    fn blastcode(bin: PathBuf) -> Program {
+        Program {
+            name: "BlastCode",
+            bin,
+            index: vec!["index"],
+            full: vec!["index", "--full"],
+            serve: vec!["serve"],
+            search: ("search_symbols", "query"),
+            trace: ("trace_symbol", "symbol_name", false),
+            up_to_date: None,
+        }
+    }
+
+    fn args(&self, sub: &[&'static str], root: &Path, db: &Path) -> Vec<OsString> {
+        let mut a: Vec<OsString> = sub.iter().map(OsString::from).collect();
+        a.extend([
+            "--root".into(),
+            root.as_os_str().into(),
+            "--db".into(),
+            db.as_os_str().into(),
+        ]);
+        a
+    }
+}
+
+/// BlastCode's `blast` binary, installed from crates.io into the workspace's git-ignored
+/// `.bench/blastcode` on first use. `None` (with the reason printed) when it cannot be.
+pub(crate) fn blastcode() -> Option<Program> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.bench/blastcode");
+    let bin = dir.join("bin/blast");
+    if !bin.exists() {
+        eprintln!(
+            "installing BlastCode {BLASTCODE_VERSION} from crates.io into {}",
+            dir.display()
+        );
+        let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["install", "--locked", "--quiet", "blastcode", "--version"])
+            .arg(BLASTCODE_VERSION)
+            .arg("--root")
+            .arg(&dir)
+            .env_remove("CARGO_TARGET_DIR")
+            .stdout(Stdio::null())
+            .status();
+        if !status.is_ok_and(|s| s.success()) || !bin.exists() {
+            println!("BlastCode: not run (cargo install blastcode@{BLASTCODE_VERSION} failed)");
+            return None;
+        }
+    }
+    Some(Program::blastcode(bin))
+}
 
 /// One finished child: wall ms, CPU ms (user + system), peak RSS in MB.
 struct Run {
@@ -22,7 +115,7 @@ struct Run {
 }
 
 /// Runs `bin args…` to its end and measures it.
-fn run(bin: &Path, args: &[&std::ffi::OsStr]) -> Option<Run> {
+fn run(bin: &Path, args: &[OsString]) -> Option<Run> {
     let t = Instant::now();
     let child = Command::new(bin)
         .args(args)
@@ -41,7 +134,7 @@ fn run(bin: &Path, args: &[&std::ffi::OsStr]) -> Option<Run> {
     // high-water mark (the bench's map, via vfork) across `exec` into the child's.
     let mut hwm_kb = 0u64;
     loop {
-        hwm_kb = hwm_kb.max(vm_hwm_kb(pid).unwrap_or(0));
+        hwm_kb = hwm_kb.max(proc_status_kb(pid, "VmHWM:").unwrap_or(0));
         let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if r == pid {
             break;
@@ -49,7 +142,7 @@ fn run(bin: &Path, args: &[&std::ffi::OsStr]) -> Option<Run> {
         if r < 0 {
             return None;
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(1));
     }
     let mut out = String::new();
     let mut stdout = child.stdout?;
@@ -64,46 +157,92 @@ fn run(bin: &Path, args: &[&std::ffi::OsStr]) -> Option<Run> {
     })
 }
 
-/// `VmHWM` of a running process, in kB.
-fn vm_hwm_kb(pid: libc::pid_t) -> Option<u64> {
+/// A `/proc/<pid>/status` figure in kB (`VmHWM:`, `VmRSS:`).
+fn proc_status_kb(pid: libc::pid_t, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn report(what: &str, runs: Vec<Run>) {
-    if runs.is_empty() {
-        println!("CLI {what}: failed");
-        return;
-    }
-    let rss = runs.iter().map(|r| r.rss_mb).fold(0.0, f64::max);
-    let (wall, _, _) = percentiles(runs.iter().map(|r| r.wall).collect());
-    let (cpu, _, _) = percentiles(runs.iter().map(|r| r.cpu).collect());
-    let up_to_date = runs
-        .iter()
-        .filter(|r| r.stdout.contains("up to date"))
-        .count();
-    println!(
-        "CLI {what}: median {wall:.1} ms wall, {cpu:.1} ms CPU, peak RSS {rss:.1} MB ({} runs, {up_to_date} answered 'up to date' from SQLite)",
-        runs.len()
-    );
+/// Median wall, median CPU, max peak RSS of some runs.
+#[derive(Clone, Copy)]
+struct Summary {
+    wall: f64,
+    cpu: f64,
+    rss: f64,
 }
 
-/// `navmap rebuild` five times with nothing changed, then five times after appending a
-/// newline to one of `files` (root-relative).
-pub(crate) fn cli_rebuilds(bin: &Path, root: &Path, db: &Path, files: &[String]) {
-    let args = [
-        std::ffi::OsStr::new("rebuild"),
-        std::ffi::OsStr::new("--root"),
-        root.as_os_str(),
-        std::ffi::OsStr::new("--db"),
-        db.as_os_str(),
-    ];
-    // The library's runs before left files racy-fresh; one rebuild settles them.
-    let _ = run(bin, &args);
-    let noop: Vec<Run> = (0..5).filter_map(|_| run(bin, &args)).collect();
-    report("no-op rebuild", noop);
-    let mut one = vec![];
+fn summarize(runs: &[Run]) -> Option<Summary> {
+    if runs.is_empty() {
+        return None;
+    }
+    Some(Summary {
+        wall: percentiles(runs.iter().map(|r| r.wall).collect()).0,
+        cpu: percentiles(runs.iter().map(|r| r.cpu).collect()).0,
+        rss: runs.iter().map(|r| r.rss_mb).fold(0.0, f64::max),
+    })
+}
+
+/// `navmap / other` as `12.3×`, or `–`.
+fn ratio(a: f64, b: f64) -> String {
+    if a.is_finite() && b.is_finite() && b > 0.0 {
+        format!("{:.2}×", a / b)
+    } else {
+        "–".into()
+    }
+}
+
+/// One figure for every program, then navmap's ratio to each other program.
+fn report(what: &str, programs: &[Program], figures: &[Option<Summary>], runs: usize) {
+    for (p, s) in programs.iter().zip(figures) {
+        match s {
+            Some(s) => println!(
+                "CLI {what} [{}]: median {:.1} ms wall, {:.1} ms CPU, peak RSS {:.1} MB ({runs} runs)",
+                p.name, s.wall, s.cpu, s.rss
+            ),
+            None => println!("CLI {what} [{}]: failed", p.name),
+        }
+    }
+    if let (Some(Some(ours)), Some(Some(theirs))) = (figures.first(), figures.get(1)) {
+        println!(
+            "CLI {what} ratio {}/{}: CPU {}, wall {}, peak RSS {}",
+            programs[0].name,
+            programs[1].name,
+            ratio(ours.cpu, theirs.cpu),
+            ratio(ours.wall, theirs.wall),
+            ratio(ours.rss, theirs.rss)
+        );
+    }
+}
+
+/// Each program's re-index five times with nothing changed, then five times after
+/// appending a newline to one of `files` (root-relative): every program re-indexes after
+/// the same edit, in turn. `dbs[i]` is program i's existing index.
+pub(crate) fn cli_rebuilds(programs: &[Program], root: &Path, dbs: &[PathBuf], files: &[String]) {
+    let index = |p: &Program, db: &Path| run(&p.bin, &p.args(&p.index, root, db));
+    // The library's runs before left files racy-fresh; one re-index settles them.
+    for (p, db) in programs.iter().zip(dbs) {
+        let _ = index(p, db);
+    }
+    let mut noop: Vec<Vec<Run>> = programs.iter().map(|_| vec![]).collect();
+    for _ in 0..5 {
+        for ((p, db), runs) in programs.iter().zip(dbs).zip(&mut noop) {
+            runs.extend(index(p, db));
+        }
+    }
+    let figures: Vec<_> = noop.iter().map(|r| summarize(r)).collect();
+    report("no-op re-index", programs, &figures, 5);
+    for (p, runs) in programs.iter().zip(&noop) {
+        if let Some(said) = p.up_to_date {
+            let decided = runs.iter().filter(|r| r.stdout.contains(said)).count();
+            println!(
+                "  {} answered '{said}' from SQLite in {decided} of {} runs",
+                p.name,
+                runs.len()
+            );
+        }
+    }
+    let mut one: Vec<Vec<Run>> = programs.iter().map(|_| vec![]).collect();
     for f in files.iter().step_by((files.len() / 5).max(1)).take(5) {
         let p = root.join(f);
         let Ok(mut text) = std::fs::read(&p) else {
@@ -113,88 +252,219 @@ pub(crate) fn cli_rebuilds(bin: &Path, root: &Path, db: &Path, files: &[String])
         if std::fs::write(&p, text).is_err() {
             continue;
         }
-        if let Some(r) = run(bin, &args) {
-            one.push(r);
+        for ((p, db), runs) in programs.iter().zip(dbs).zip(&mut one) {
+            runs.extend(index(p, db));
         }
     }
-    report("one-file rebuild", one);
+    let figures: Vec<_> = one.iter().map(|r| summarize(r)).collect();
+    report("one-file re-index", programs, &figures, 5);
 }
 
-/// `navmap rebuild` into a new database (a cold build) and `navmap rebuild --full` over the
-/// existing one: the full rebuild must not hold the old map beside the new one.
-pub(crate) fn cli_cold_and_full(bin: &Path, root: &Path, db: &Path) {
-    let cold_db = db.with_file_name("cold-cli.db");
-    let cold = run(
-        bin,
-        &[
-            "rebuild".as_ref(),
-            "--root".as_ref(),
-            root.as_os_str(),
-            "--db".as_ref(),
-            cold_db.as_os_str(),
-        ],
-    );
-    for suffix in ["", "-wal", "-shm"] {
-        let mut p = cold_db.clone().into_os_string();
-        p.push(suffix);
-        let _ = std::fs::remove_file(p);
-    }
-    let full = run(
-        bin,
-        &[
-            "rebuild".as_ref(),
-            "--full".as_ref(),
-            "--root".as_ref(),
-            root.as_os_str(),
-            "--db".as_ref(),
-            db.as_os_str(),
-        ],
-    );
-    for (what, r) in [("cold rebuild", cold), ("rebuild --full", full)] {
-        match r {
-            Some(r) => println!(
-                "CLI {what}: {:.0} ms wall, {:.0} ms CPU, peak RSS {:.1} MB",
-                r.wall, r.cpu, r.rss_mb
-            ),
-            None => println!("CLI {what}: failed"),
+/// Each program's cold index into a new database, then its full re-index over the existing
+/// one (navmap's must not hold the old map beside the new one).
+pub(crate) fn cli_cold_and_full(programs: &[Program], root: &Path, dbs: &[PathBuf]) {
+    let mut cold = vec![];
+    let mut full = vec![];
+    for (p, db) in programs.iter().zip(dbs) {
+        let cold_db = db.with_file_name(format!("cold-{}.db", p.name));
+        cold.push(run(&p.bin, &p.args(&p.index, root, &cold_db)));
+        for suffix in ["", "-wal", "-shm"] {
+            let mut f = cold_db.clone().into_os_string();
+            f.push(suffix);
+            let _ = std::fs::remove_file(f);
         }
+        full.push(run(&p.bin, &p.args(&p.full, root, db)));
     }
+    let one = |r: Option<Run>| r.and_then(|r| summarize(&[r]));
+    let cold: Vec<_> = cold.into_iter().map(one).collect();
+    let full: Vec<_> = full.into_iter().map(one).collect();
+    report("cold index", programs, &cold, 1);
+    report("full re-index", programs, &full, 1);
 }
 
-/// Spawning `navmap serve` until its `initialize` answer is read, five times.
-pub(crate) fn initialize(bin: &Path, root: &Path, db: &Path) {
-    let mut times = vec![];
-    for _ in 0..5 {
+/// A JSON-RPC connection over a child's stdio (one JSON object per line).
+pub(crate) struct Conn {
+    pub stdin: std::process::ChildStdin,
+    pub stdout: BufReader<std::process::ChildStdout>,
+    pub id: u64,
+}
+
+impl Conn {
+    pub fn notify(&mut self, method: &str) {
+        let msg = serde_json::json!({"jsonrpc": "2.0", "method": method});
+        let _ = writeln!(self.stdin, "{msg}");
+        let _ = self.stdin.flush();
+    }
+
+    /// Sends a request; the answer and the round-trip time in ms.
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Option<(serde_json::Value, f64)> {
+        self.id += 1;
+        let msg = serde_json::json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params});
         let t = Instant::now();
-        let Ok(mut child) = Command::new(bin)
-            .args(["serve", "--no-build", "--no-watch", "--root"])
-            .arg(root)
-            .arg("--db")
-            .arg(db)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-        else {
-            break;
-        };
-        let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "navmap-bench", "version": "0"}}});
-        let mut stdin = child.stdin.take().expect("stdin");
-        let _ = writeln!(stdin, "{init}");
-        let _ = stdin.flush();
+        writeln!(self.stdin, "{msg}").ok()?;
+        self.stdin.flush().ok()?;
         let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        if stdout.read_line(&mut line).is_ok() && line.contains("\"result\"") {
-            times.push(ms(t.elapsed()));
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let v: serde_json::Value = serde_json::from_str(&line).ok()?;
+            if v["id"] == self.id {
+                return Some((v, ms(t.elapsed())));
+            }
         }
-        drop(stdin);
+    }
+}
+
+pub(crate) const INIT_PARAMS: &str = r#"{"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "navmap-bench", "version": "0"}}"#;
+
+/// Spawns a program's MCP server on `db`; the child and its connection.
+fn spawn_server(p: &Program, root: &Path, db: &Path) -> Option<(std::process::Child, Conn)> {
+    let mut child = Command::new(&p.bin)
+        .args(p.args(&p.serve, root, db))
+        .env_remove("NAVMAP_TOKEN_BUDGET")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let conn = Conn {
+        stdin: child.stdin.take()?,
+        stdout: BufReader::new(child.stdout.take()?),
+        id: 0,
+    };
+    Some((child, conn))
+}
+
+/// Spawning each program's server until its `initialize` answer is read, five times each,
+/// interleaved.
+pub(crate) fn initialize(programs: &[Program], root: &Path, dbs: &[PathBuf]) {
+    let mut times: Vec<Vec<f64>> = programs.iter().map(|_| vec![]).collect();
+    let init: serde_json::Value = serde_json::from_str(INIT_PARAMS).expect("json");
+    for _ in 0..5 {
+        for ((p, db), times) in programs.iter().zip(dbs).zip(&mut times) {
+            let t = Instant::now();
+            let Some((mut child, mut conn)) = spawn_server(p, root, db) else {
+                continue;
+            };
+            if conn
+                .request("initialize", init.clone())
+                .is_some_and(|(v, _)| v.get("result").is_some())
+            {
+                times.push(ms(t.elapsed()));
+            }
+            drop(conn);
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+    let medians: Vec<f64> = times.iter().map(|t| percentiles(t.clone()).0).collect();
+    for ((p, t), m) in programs.iter().zip(&times).zip(&medians) {
+        if t.is_empty() {
+            println!("MCP initialize [{}]: failed", p.name);
+        } else {
+            let (_, _, max) = percentiles(t.clone());
+            println!(
+                "MCP initialize answered (spawn to answer) [{}]: median {m:.1} ms, max {max:.1} ms",
+                p.name
+            );
+        }
+    }
+    if medians.len() > 1 {
+        println!(
+            "MCP initialize ratio {}/{}: {}",
+            programs[0].name,
+            programs[1].name,
+            ratio(medians[0], medians[1])
+        );
+    }
+}
+
+/// Each program's server answering a query mix (`queries` searches, then a trace of each
+/// of `names` — navmap by node ID, BlastCode by name): the median latency of each tool and
+/// the server's RSS (`VmRSS`) after the mix, and its peak (`VmHWM`).
+pub(crate) fn serve_after_queries(
+    programs: &[Program],
+    root: &Path,
+    dbs: &[PathBuf],
+    queries: &[String],
+    names: &[String],
+    ids: &[String],
+) {
+    let init: serde_json::Value = serde_json::from_str(INIT_PARAMS).expect("json");
+    let mut rss = vec![];
+    for (p, db) in programs.iter().zip(dbs) {
+        let Some((mut child, mut conn)) = spawn_server(p, root, db) else {
+            println!("MCP serve [{}]: cannot start", p.name);
+            rss.push(f64::NAN);
+            continue;
+        };
+        let pid = child.id() as libc::pid_t;
+        if conn.request("initialize", init.clone()).is_none() {
+            println!("MCP serve [{}]: initialize failed", p.name);
+            rss.push(f64::NAN);
+            let _ = child.kill();
+            let _ = child.wait();
+            continue;
+        }
+        conn.notify("notifications/initialized");
+        let call = |conn: &mut Conn, tool: &str, arg: &str, value: &str| {
+            let args = serde_json::json!({ arg: value });
+            conn.request(
+                "tools/call",
+                serde_json::json!({"name": tool, "arguments": args}),
+            )
+        };
+        // The first answer may wait for the index to open; not part of the query figures.
+        let warm = Instant::now();
+        let _ = call(&mut conn, p.search.0, p.search.1, "warm-up");
+        let first = ms(warm.elapsed());
+        let mut search = vec![];
+        for q in queries {
+            search.extend(call(&mut conn, p.search.0, p.search.1, q).map(|(_, t)| t));
+        }
+        let mut trace = vec![];
+        let (tool, arg, by_id) = p.trace;
+        for (name, id) in names.iter().zip(ids) {
+            let target = if by_id { id } else { name };
+            trace.extend(call(&mut conn, tool, arg, target).map(|(_, t)| t));
+        }
+        let now_mb = proc_status_kb(pid, "VmRSS:").unwrap_or(0) as f64 / 1024.0;
+        let peak_mb = proc_status_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0;
+        drop(conn);
         let _ = child.kill();
         let _ = child.wait();
+        let (s50, s95, _) = percentiles(search.clone());
+        let (t50, t95, _) = percentiles(trace.clone());
+        println!(
+            "MCP serve [{}]: first answer {first:.0} ms; {} p50 {s50:.2} / p95 {s95:.2} ms ({} calls); {tool} p50 {t50:.2} / p95 {t95:.2} ms ({} calls); RSS after the mix {now_mb:.1} MB (peak {peak_mb:.1} MB)",
+            p.name,
+            p.search.0,
+            search.len(),
+            trace.len()
+        );
+        rss.push(now_mb);
     }
-    if times.is_empty() {
-        println!("MCP initialize: failed");
-        return;
+    if rss.len() > 1 {
+        println!(
+            "MCP serve RSS ratio {}/{}: {}",
+            programs[0].name,
+            programs[1].name,
+            ratio(rss[0], rss[1])
+        );
     }
-    let (p50, _, max) = percentiles(times);
-    println!("MCP initialize answered (spawn to answer): median {p50:.1} ms, max {max:.1} ms");
+}
+
+/// The bench's own argument for the path of a program's database beside navmap's.
+pub(crate) fn db_beside(db: &Path, p: &Program) -> PathBuf {
+    if p.name == "navmap" {
+        db.to_path_buf()
+    } else {
+        db.with_file_name(format!("{}.db", p.name.to_lowercase()))
+    }
 }

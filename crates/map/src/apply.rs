@@ -98,6 +98,7 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
     f.imports.clear();
     f.bindings.clear();
     f.mentions.clear();
+    f.mentions_raw = None;
 }
 
 /// Removes a file that is gone from disk.
@@ -147,6 +148,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     imports: vec![],
                     bindings: vec![],
                     mentions: vec![],
+                    mentions_raw: None,
                     stale: false,
                 },
             );
@@ -478,6 +480,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         f.imports = imports;
         f.bindings = bindings;
         f.mentions = mentions;
+        f.mentions_raw = None;
         f.skipped = None;
         f.lines = facts.lines;
         f.had_errors = facts.had_errors;

@@ -467,6 +467,7 @@ impl Inner {
                     st.meta.counts = Some(counts);
                 }
                 tx.commit()?;
+                db.checkpoint();
             }
             return Ok(());
         }
@@ -711,6 +712,7 @@ impl Inner {
         db::set_meta(&tx, "counts", &db::counts_value(counts.0, counts.1))?;
         meta.counts = Some(counts);
         tx.commit()?;
+        db.checkpoint();
         tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
         Ok(finished)
     }

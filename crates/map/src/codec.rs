@@ -98,6 +98,13 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(bytes).map_err(|_| DecodeError)
     }
 
+    /// Everything not read yet (consumed).
+    pub fn rest(&mut self) -> &'a [u8] {
+        let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+        self.pos = self.buf.len();
+        rest
+    }
+
     pub fn opt_str(&mut self) -> R<Option<&'a str>> {
         match self.u8()? {
             0 => Ok(None),

@@ -263,8 +263,9 @@ impl Db {
         Ok(meta)
     }
 
-    /// Loads the whole model. A decoding failure means a corrupt database.
-    pub fn load(&self, model: &mut Model) -> Result<()> {
+    /// Loads the whole model. A decoding failure means a corrupt database. `rebuild_only`:
+    /// mentions stay encoded (`FileRec::mentions_raw`): only answers about uses read them.
+    pub fn load(&self, model: &mut Model, rebuild_only: bool) -> Result<()> {
         let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
         // External modules first: import targets refer to them.
         let mut stmt = self
@@ -336,13 +337,15 @@ impl Db {
                 imports: vec![],
                 bindings: vec![],
                 mentions: vec![],
+                mentions_raw: None,
                 stale: false,
             };
             if let Some(nodes) = nodes {
                 decode_nodes(&nodes, model, ix, &mut rec).map_err(|_| bad("file nodes"))?;
             }
             if let Some(facts) = facts {
-                decode_facts(&facts, model, &mut rec).map_err(|_| bad("file facts"))?;
+                decode_facts(&facts, model, &mut rec, rebuild_only)
+                    .map_err(|_| bad("file facts"))?;
             }
             model.put_file(ix, rec);
             if let Some(e) = edges {
@@ -371,6 +374,20 @@ impl Db {
             decode_edges(&blob, model).map_err(|_| bad(&format!("edges of file {fix}")))?;
         }
         Ok(())
+    }
+
+    /// Copies the write-ahead log into the database and empties it, at the end of a build.
+    /// A log left behind (a CLI process ends without closing SQLite) is read and
+    /// checksummed whole by the next process that opens the map — for a 30 MB log that was
+    /// a seventh of a one-file `navmap rebuild` (issue 19's profile). Best effort: a reader
+    /// holding a snapshot only delays it to the next build.
+    pub fn checkpoint(&self) {
+        if let Err(e) = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        {
+            tracing::debug!("wal checkpoint: {e}");
+        }
     }
 
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
@@ -603,6 +620,10 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.str(&b.type_name);
         w.u32(b.line);
     }
+    if let Some(raw) = &f.mentions_raw {
+        w.buf.extend_from_slice(raw);
+        return w.buf;
+    }
     w.u64(f.mentions.len() as u64);
     for m in &f.mentions {
         w.u32(m.from);
@@ -615,7 +636,12 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
     w.buf
 }
 
-fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(), DecodeError> {
+fn decode_facts(
+    blob: &[u8],
+    model: &mut Model,
+    rec: &mut FileRec,
+    mentions_raw: bool,
+) -> Result<(), DecodeError> {
     let mut r = Reader::new(blob);
     let n = r.u64()?;
     for _ in 0..n {
@@ -688,6 +714,10 @@ fn decode_facts(blob: &[u8], model: &mut Model, rec: &mut FileRec) -> Result<(),
             type_name: r.str()?.into(),
             line: r.u32()?,
         });
+    }
+    if mentions_raw {
+        rec.mentions_raw = Some(r.rest().into());
+        return Ok(());
     }
     let n = r.u64()?;
     for _ in 0..n {

@@ -40,6 +40,10 @@
 //! - **Crash safety**: a file's rows are written in one transaction; a `dirty` flag spans
 //!   a build, and a map opened dirty counts as not built until the next rebuild
 //!   re-resolves everything.
+//!   Every build ends by emptying SQLite's write-ahead log (`Db::checkpoint`): a CLI
+//!   process ends without closing SQLite, and a log left behind is read whole by the next.
+//! - **Opened to rebuild only** ([`MapConfig::rebuild_only`], `navmap rebuild`): what only
+//!   answers read — each file's mentions — stays encoded and is written back unchanged.
 //! - **Resolution** (`resolve.rs`, `infer.rs`): see the module docs for the order of
 //!   rules and what is deliberately left unlinked. Receivers are typed from extraction's
 //!   binding facts (`store: SessionStore`, `s = new SessionStore()`, `self.x = …`) and,
@@ -222,6 +226,7 @@ pub(crate) struct Inner {
     pub db_path: PathBuf,
     pub max_file_bytes: u64,
     pub derive_eagerly: bool,
+    pub rebuild_only: bool,
     pub registry: Arc<Registry>,
     pub frontend: Arc<dyn Frontend>,
     pub state: RwLock<State>,
@@ -299,7 +304,7 @@ impl Map {
         // made, doubling the peak (`MapConfig::load_previous`).
         let read = db.read_meta().and_then(|meta| {
             if config.load_previous {
-                db.load(&mut model).map(|()| meta)
+                db.load(&mut model, config.rebuild_only).map(|()| meta)
             } else {
                 Ok(meta)
             }
@@ -329,6 +334,7 @@ impl Map {
             db_path,
             max_file_bytes: config.max_file_bytes,
             derive_eagerly: config.derive_eagerly,
+            rebuild_only: config.rebuild_only,
             registry,
             frontend,
             state: RwLock::new(state),
@@ -498,6 +504,7 @@ impl Map {
     /// exclusion rule of `mentions.rs` (docs/answers.md): what an answer about the node's
     /// uses must account for. Empty for files and modules.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.require_mentions()?;
         self.read()?.mention_check(id)
     }
 
@@ -505,7 +512,18 @@ impl Map {
     /// defines: `linked_sites` those a `calls` edge from it links, `unlinked` the rest
     /// (`callees.rs`): what an answer about what the node calls must account for.
     pub fn callee_check(&self, id: &str) -> Result<MentionCheck, MapError> {
+        self.require_mentions()?;
         self.read()?.callee_check(id)
+    }
+
+    /// A map opened to rebuild only keeps mentions encoded ([`MapConfig::rebuild_only`]).
+    fn require_mentions(&self) -> Result<(), MapError> {
+        if self.inner.rebuild_only {
+            return Err(MapError::Internal(
+                "the map was opened to rebuild only: mentions are not loaded".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// `map_path`: a shortest path over resolved edges, each followed in its own direction

@@ -5,7 +5,7 @@
 //! indexes are their SQLite row ids (stable across edits: a definition whose ID survives
 //! an edit keeps its index, so edges from other files into it stay valid).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::types::SkipReason;
@@ -18,10 +18,15 @@ pub(crate) type Ix = u32;
 /// An interned name.
 pub(crate) type Sym = u32;
 
+/// A hash map with a fast, non-cryptographic hasher: the model's keys are paths, node IDs
+/// and names from the repository, and the SipHash default was a tenth of a load (issue
+/// 19's profile).
+pub(crate) type FastMap<K, V> = foldhash::HashMap<K, V>;
+
 /// Interns names (definition names, referenced names, imported names).
 #[derive(Default)]
 pub(crate) struct Interner {
-    map: HashMap<Arc<str>, Sym>,
+    map: FastMap<Arc<str>, Sym>,
     strs: Vec<Arc<str>>,
 }
 
@@ -175,6 +180,10 @@ pub(crate) struct FileRec {
     pub imports: Vec<Import>,
     pub bindings: Vec<TypedName>,
     pub mentions: Vec<Mention>,
+    /// The file's mentions as stored, undecoded, when the map was opened to rebuild only
+    /// ([`crate::MapConfig::rebuild_only`]): written back as they are while the file is
+    /// unchanged, dropped when it is re-extracted. `mentions` is then empty.
+    pub mentions_raw: Option<Box<[u8]>>,
     pub stale: bool,
 }
 
@@ -193,9 +202,9 @@ pub(crate) fn parent_dir(path: &str) -> &str {
 pub(crate) struct Model {
     /// Slot = row id; slot 0 is never used.
     pub files: Vec<Option<FileRec>>,
-    pub file_by_path: HashMap<Box<str>, Ix>,
+    pub file_by_path: FastMap<Box<str>, Ix>,
     pub nodes: Vec<Option<Node>>,
-    pub node_by_id: HashMap<Box<str>, Ix>,
+    pub node_by_id: FastMap<Box<str>, Ix>,
     pub out: Vec<Vec<Edge>>,
     pub inc: Vec<Vec<Edge>>,
     pub names: Interner,

@@ -241,6 +241,28 @@ mod tests {
         }
     }
 
+    /// A CLI process ends without closing SQLite: the write-ahead log must already be
+    /// empty when a build returns, or the next process reads all of it on open.
+    #[test]
+    fn a_build_leaves_an_empty_write_ahead_log() {
+        let dir = tempfile::tempdir().unwrap();
+        write_old(dir.path(), FILES);
+        let config = MapConfig::new(dir.path().canonicalize().unwrap());
+        let wal = config.root.join(".navmap/map.db-wal");
+        let (map, _) = Map::open(config.clone(), Arc::new(navmap_grammars::registry())).unwrap();
+        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(len(&wal), 0, "after the cold build, the map still open");
+        write_old(
+            dir.path(),
+            &[("app/b.py", "def helper():\n    return 22\n")],
+        );
+        let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(s.files_indexed, 1);
+        assert_eq!(len(&wal), 0, "after an incremental build");
+        assert!(len(&config.root.join(".navmap/map.db")) > 0);
+    }
+
     #[test]
     fn a_map_that_cannot_tell_answers_none_until_a_rebuild_records_its_counts() {
         let (_dir, config, _) = built(FILES);

@@ -22,6 +22,11 @@ pub struct MapConfig {
     /// only (`navmap rebuild --full`): the map counts as not built, its generation goes
     /// on, and the next rebuild makes it anew without holding the old one in memory.
     pub load_previous: bool,
+    /// Opened to rebuild and nothing else (`navmap rebuild`): each file's mentions (what
+    /// only [`crate::Map::mention_check`] and [`crate::Map::callee_check`] read) stay
+    /// encoded as stored, so a small rebuild decodes less; those two then answer an
+    /// internal error. Default `false`.
+    pub rebuild_only: bool,
 }
 
 impl MapConfig {
@@ -34,6 +39,7 @@ impl MapConfig {
             max_file_bytes: Self::DEFAULT_MAX_FILE_BYTES,
             derive_eagerly: true,
             load_previous: true,
+            rebuild_only: false,
         }
     }
 }

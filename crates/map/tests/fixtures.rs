@@ -1612,3 +1612,144 @@ fn php_imports_without_a_psr4_entry_match_declared_namespaces_at_the_name_tier()
         [(format!("{audit_log}.record"), Confidence::Exact)]
     );
 }
+
+/// Everything a map answers about its files, as comparable text: every node (ID, kind,
+/// lines, signature, doc, exported), every outgoing edge (kind, confidence, target, line)
+/// and, per definition, its mention check (linked and unlinked sites).
+fn map_dump(map: &Map) -> Vec<String> {
+    let mut out = vec![];
+    for file in map.files().unwrap() {
+        for n in map.nodes_in_file(&file).unwrap() {
+            out.push(format!(
+                "node {} {:?} {:?}-{:?}:{:?} sig={:?} doc={:?} exported={}",
+                n.id, n.kind, n.line, n.end_line, n.col, n.signature, n.doc, n.exported
+            ));
+            let mut edges: Vec<String> = map
+                .neighbors(&n.id, Direction::Out, None, 1, 200)
+                .unwrap()
+                .neighbors
+                .into_iter()
+                .map(|e| {
+                    format!(
+                        "  {:?} {:?} → {} @{:?}",
+                        e.edge, e.confidence, e.node.id, e.line
+                    )
+                })
+                .collect();
+            edges.sort();
+            out.extend(edges);
+            if n.kind != NodeKind::File {
+                let m = map.mention_check(&n.id).unwrap();
+                // Linked sites are a set (their order follows edge insertion); the
+                // unlinked ones are ranked.
+                let mut linked: Vec<String> =
+                    m.linked_sites.iter().map(|s| format!("{s:?}")).collect();
+                linked.sort();
+                out.push(format!(
+                    "  mentions linked {} {linked:?} excluded {} unlinked {:?}",
+                    m.linked, m.excluded, m.unlinked
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Issue 19: the CLI re-indexes a few changed files without loading the whole map; the
+/// map it leaves must be the one a full rebuild makes. The edit renames, removes and adds
+/// definitions that other files use (by import, by module attribute, by bare name and as
+/// a method), so edges into the file must go, change and appear.
+#[test]
+fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
+    let files: &[(&str, &str)] = &[
+        (
+            "pkg/lib.py",
+            "def helper():\n    return 1\n\n\ndef old_name():\n    return 2\n\n\ndef doomed():\n    return 3\n\n\nclass Store:\n    def put(self, x):\n        return x\n",
+        ),
+        (
+            "pkg/app.py",
+            "from pkg.lib import helper, old_name, doomed, new_name, Store\nfrom pkg import lib\n\n\ndef main():\n    helper()\n    old_name()\n    doomed()\n    new_name()\n    lib.new_name()\n    lib.fresh()\n    s = Store()\n    s.put(1)\n    s.save(2)\n    return s\n",
+        ),
+        (
+            "pkg/other.py",
+            "from pkg.app import main\nfrom pkg.lib import *\nimport pkg.extra\n\n\ndef run():\n    main()\n    fresh()\n    doomed()\n    pkg.extra.later()\n",
+        ),
+        ("pkg/__init__.py", ""),
+        ("pkg/untouched.py", "def alone():\n    return 0\n"),
+    ];
+    let edited = "def helper():\n    return 1\n\n\ndef new_name():\n    return 2\n\n\ndef fresh():\n    return helper()\n\n\nclass Store:\n    def save(self, x):\n        return x\n";
+    let registry = Arc::new(navmap_grammars::registry());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for (p, text) in files {
+        let abs = root.join(p);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    }
+    // `rebuild_only` as `navmap rebuild` opens it: nothing derived, nothing but the
+    // rebuild asked; else as a command that queries.
+    let config = |db: &str, rebuild_only: bool| {
+        let mut c = MapConfig::new(&root);
+        c.db_path = Some(root.join(".navmap").join(db));
+        c.derive_eagerly = false;
+        c.rebuild_only = rebuild_only;
+        c
+    };
+    {
+        let (map, _) = Map::open(config("map.db", false), registry.clone()).unwrap();
+        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        let main = map
+            .neighbors("py:pkg/app.py#main", Direction::Out, None, 1, 200)
+            .unwrap();
+        let targets: Vec<&str> = main.neighbors.iter().map(|n| n.node.id.as_str()).collect();
+        for t in [
+            "py:pkg/lib.py#old_name",
+            "py:pkg/lib.py#doomed",
+            "py:pkg/lib.py#Store.put",
+        ] {
+            assert!(
+                targets.contains(&t),
+                "before the edit, main → {t}: {targets:?}"
+            );
+        }
+    }
+    std::fs::write(root.join("pkg/lib.py"), edited).unwrap();
+    // A new file that an unchanged one imports: that file's import target changes, so
+    // its row is written again with the mentions it was loaded with (still encoded).
+    std::fs::write(root.join("pkg/extra.py"), "def later():\n    return 4\n").unwrap();
+    let (incremental, _) = Map::open(config("map.db", true), registry.clone()).unwrap();
+    let s = incremental
+        .rebuild(RebuildOptions::default(), &|_| {})
+        .unwrap();
+    assert_eq!(s.files_indexed, 2);
+    drop(incremental);
+    let (full, _) = Map::open(config("full.db", false), registry.clone()).unwrap();
+    full.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    // The incremental map as the next process sees it (reloaded from SQLite).
+    let (reopened, _) = Map::open(config("map.db", false), registry).unwrap();
+    let (a, b) = (map_dump(&reopened), map_dump(&full));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x, y, "incremental (left) and full (right) differ");
+    }
+    assert_eq!(a.len(), b.len());
+    let main: Vec<String> = a
+        .iter()
+        .skip_while(|l| !l.starts_with("node py:pkg/app.py#main "))
+        .skip(1)
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  mentions"))
+        .cloned()
+        .collect();
+    for t in ["py:pkg/lib.py#new_name", "py:pkg/lib.py#Store.save"] {
+        assert!(
+            main.iter().any(|l| l.contains(t)),
+            "after, main → {t}: {main:?}"
+        );
+    }
+    for t in ["old_name", "doomed", "Store.put"] {
+        let gone = format!("py:pkg/lib.py#{t} @");
+        assert!(
+            !main.iter().any(|l| l.contains(&gone)),
+            "main → {t}: {main:?}"
+        );
+    }
+}

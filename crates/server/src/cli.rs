@@ -139,6 +139,11 @@ impl RootArgs {
         self.open(ServerContext::new)
     }
 
+    /// [`RootArgs::context`] for `rebuild`: the map is opened to rebuild only.
+    pub(crate) fn rebuild_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
+        self.open(ServerContext::for_rebuild)
+    }
+
     /// [`RootArgs::context`] for `rebuild --full`: the previous build is not loaded.
     pub(crate) fn full_rebuild_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
         self.open(ServerContext::for_full_rebuild)

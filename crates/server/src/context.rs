@@ -106,8 +106,10 @@ fn map_location(
 enum Purpose {
     /// `navmap serve`.
     Serve,
-    /// `navmap call`, `status`, `rebuild`, and tests.
+    /// `navmap call`, `status`, and tests.
     Command,
+    /// `navmap rebuild` (incremental): nothing is asked of the map but the rebuild.
+    Rebuild,
     /// `navmap rebuild --full`.
     FullRebuild,
 }
@@ -133,6 +135,17 @@ impl ServerContext {
             db_or_env(db),
             navmap_grammars::registry(),
             Purpose::FullRebuild,
+        )
+    }
+
+    /// [`ServerContext::new`] for `navmap rebuild`: the map is opened to rebuild only
+    /// (`navmap_map::MapConfig::rebuild_only`: what only answers read stays encoded).
+    pub fn for_rebuild(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
+        ServerContext::open(
+            root,
+            db_or_env(db),
+            navmap_grammars::registry(),
+            Purpose::Rebuild,
         )
     }
 
@@ -208,6 +221,7 @@ impl ServerContext {
             // `status`) computes them only if it queries.
             map_config.derive_eagerly = purpose == Purpose::Serve;
             map_config.load_previous = purpose != Purpose::FullRebuild;
+            map_config.rebuild_only = purpose == Purpose::Rebuild;
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

@@ -28,7 +28,7 @@ pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, Exit
     let ctx = if full {
         root.full_rebuild_context()?
     } else {
-        root.context()?
+        root.rebuild_context()?
     };
     let bar = ProgressBar::new(100);
     bar.set_style(
