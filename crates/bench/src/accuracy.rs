@@ -478,18 +478,6 @@ fn names_target(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
     })
 }
 
-/// The 1-based column of `name` on a line that closes a type's declaration by declaring
-/// `name` as its typedef (`} TSInput;`), else `None`.
-pub fn typedef_alias_col(line: &str, name: &str) -> Option<u32> {
-    let rest = line.trim_start().strip_prefix('}')?;
-    let alias = rest.trim().strip_suffix(';')?.trim_end();
-    if alias != name {
-        return None;
-    }
-    let indent = line.len() - line.trim_start().len();
-    Some((indent + 1 + rest.find(name)? + 1) as u32)
-}
-
 /// Whether the site's line holds the name in quotes (an export list's string).
 fn quoted(lines: &mut SourceLines, site: &Site, name: &str) -> bool {
     lines
@@ -587,7 +575,6 @@ fn run_target(
     {
         return Outcome::Inactive;
     }
-    let mut lines = SourceLines::new(map.root());
     let refs = match pages(
         server,
         "nav_references",
@@ -604,21 +591,6 @@ fn run_target(
     let mut sites = vec![];
     for d in &refs {
         read_references(d, &mut sites);
-    }
-    // `typedef struct X {…} X;`: the map's one node is the tag and the typedef declared
-    // with it; for the server they are two symbols, and the uses name the typedef.
-    if matches!(target.kind, NodeKind::Struct | NodeKind::Enum)
-        && let (Some(file), Some(end)) = (&target.file, target.end_line)
-        && let Some(col) = lines
-            .line(file, end)
-            .and_then(|t| typedef_alias_col(t, &target.name))
-    {
-        let at = json!({"file": file, "line": end, "col": col, "includeDeclaration": false});
-        match pages(server, "nav_references", &at) {
-            Ok(p) => p.iter().for_each(|d| read_references(d, &mut sites)),
-            Err(e) => return Outcome::NoTruth(format!("the typedef {}: {e}", target.name)),
-        }
-        sites.retain(|s| *s != (file.clone(), end));
     }
     sites.sort();
     sites.dedup();
@@ -641,6 +613,7 @@ fn run_target(
     let mut truth = vec![];
     let mut imports = 0;
     let (mut own, mut dispatch, mut unnamed) = (0, 0, 0);
+    let mut lines = SourceLines::new(map.root());
     // Enclosing definitions of sites not scored: listing them is neither right nor wrong.
     let mut unscored: HashSet<String> = HashSet::new();
     let mut answer = Answer::default();
@@ -1045,15 +1018,6 @@ mod tests {
         // No blind spots: nothing is set aside.
         let (hidden, n) = hidden_neighbors(&linked, &|_: &Site| false);
         assert!(hidden.is_empty() && n == 0);
-    }
-
-    #[test]
-    fn a_typedef_of_the_same_name_closes_the_declaration() {
-        assert_eq!(typedef_alias_col("} TSInput;", "TSInput"), Some(3));
-        assert_eq!(typedef_alias_col("  }   TSInput ;", "TSInput"), Some(7));
-        assert_eq!(typedef_alias_col("} TSInputEncoding;", "TSInput"), None);
-        assert_eq!(typedef_alias_col("};", "TSInput"), None);
-        assert_eq!(typedef_alias_col("} *TSInputPtr;", "TSInput"), None);
     }
 
     #[test]
