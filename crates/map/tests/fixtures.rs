@@ -1393,7 +1393,9 @@ fn a_use_in_an_inline_modules_body_is_enclosed_by_the_module() {
         .unwrap()
         .neighbors;
     assert!(
-        incoming.iter().any(|n| n.node.id == "rs:src/util/keys.rs#tests"),
+        incoming
+            .iter()
+            .any(|n| n.node.id == "rs:src/util/keys.rs#tests"),
         "{incoming:?}"
     );
     let check = map.mention_check(target).unwrap();
@@ -1402,7 +1404,11 @@ fn a_use_in_an_inline_modules_body_is_enclosed_by_the_module() {
         .iter()
         .map(|s| s.enclosing.as_deref())
         .collect();
-    assert_eq!(encloser, vec![Some("rs:src/util/keys.rs#tests")], "{check:?}");
+    assert_eq!(
+        encloser,
+        vec![Some("rs:src/util/keys.rs#tests")],
+        "{check:?}"
+    );
 }
 
 /// A field and a method of one name: `span.bytes_range(key.len())` calls the method.
