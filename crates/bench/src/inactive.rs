@@ -175,7 +175,7 @@ pub fn probe(
     }
     let _ = send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
     let _ = send(json!({"jsonrpc": "2.0", "method": "exit"}));
-    drop(send);
+    // Closing clangd's input ends it should it not exit by itself.
     drop(stdin);
     let waited = Instant::now();
     while waited.elapsed() < Duration::from_secs(3) {
