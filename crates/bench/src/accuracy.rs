@@ -35,7 +35,9 @@ use std::time::Duration;
 use navmap_map::{Confidence, Direction, EdgeKind, Map, MapConfig, NodeKind, NodeView};
 use serde_json::{Value, json};
 
-use crate::tokens::{Server, prepare};
+use crate::inactive::{self, Inactive};
+use crate::tokens::{Server, npm_package, prepare, tools_bin_path};
+use crate::typeshed;
 
 /// Targets per corpus unless `--targets` says otherwise.
 const DEFAULT_TARGETS: usize = 40;
@@ -116,6 +118,12 @@ pub struct Tally {
     /// Sites whose line does not name the target (a macro expansion, `new C()` for a
     /// constructor): no text for an index, or grep, to find; not scored.
     pub unnamed_sites: usize,
+    /// Targets declared in a region the server does not analyse (a C preprocessor branch
+    /// that is off): the server has no truth about them; not scored.
+    pub inactive_targets: usize,
+    /// The map's linked uses in such regions, where they are all a neighbor's uses: the
+    /// server can neither confirm nor refute them; not scored.
+    pub inactive_sites: usize,
     /// Per tier (index into [`TIERS`]): neighbors listed, of them true, true callers found.
     pub listed: [usize; 4],
     pub right: [usize; 4],
@@ -138,6 +146,8 @@ impl Tally {
         self.own_sites += o.own_sites;
         self.dispatch_sites += o.dispatch_sites;
         self.unnamed_sites += o.unnamed_sites;
+        self.inactive_targets += o.inactive_targets;
+        self.inactive_sites += o.inactive_sites;
         for i in 0..TIERS.len() {
             self.listed[i] += o.listed[i];
             self.right[i] += o.right[i];
@@ -192,6 +202,35 @@ pub fn score(truth: &[(Site, String)], answer: &Answer) -> (Tally, Vec<Site>, Ve
     silent.dedup();
     t.silent = silent.len();
     (t, silent, wrong)
+}
+
+/// The neighbors whose every use the map links lies where the server does not look
+/// (`hidden`: a preprocessor branch that is off for clangd), and how many such uses.
+/// `linked` is each of the map's linked use sites of the target with its enclosing
+/// definition. A neighbor with one use the server sees stays scored; the rule looks at
+/// the server's blind spots only, never at whether the server agrees with the map.
+pub fn hidden_neighbors(
+    linked: &[(Site, String)],
+    hidden: &dyn Fn(&Site) -> bool,
+) -> (HashSet<String>, usize) {
+    let mut seen: HashMap<&str, (usize, bool)> = HashMap::new();
+    for (site, enc) in linked {
+        let e = seen.entry(enc.as_str()).or_insert((0, false));
+        if hidden(site) {
+            e.0 += 1;
+        } else {
+            e.1 = true;
+        }
+    }
+    let mut out = HashSet::new();
+    let mut sites = 0;
+    for (enc, (n, visible)) in seen {
+        if n > 0 && !visible {
+            out.insert(enc.to_string());
+            sites += n;
+        }
+    }
+    (out, sites)
 }
 
 /// The 1-based line at the start of a row `<line>:<col>[-<endLine>][ <text>]`.
@@ -515,6 +554,8 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
 /// One target's outcome.
 enum Outcome {
     Scored(Tally),
+    /// Declared where the server does not analyse (an inactive preprocessor branch).
+    Inactive,
     /// No ground truth: the server failed or the map answered in its place.
     NoTruth(String),
 }
@@ -524,9 +565,16 @@ fn run_target(
     map: &Map,
     enclosers: &mut Enclosers,
     target: &NodeView,
+    inactive: Option<&Inactive>,
     show: bool,
 ) -> Outcome {
     let id = &target.id;
+    let in_dark = |s: &Site| inactive.is_some_and(|i| i.holds(&s.0, s.1));
+    if let (Some(f), Some(l)) = (&target.file, target.line)
+        && in_dark(&(f.clone(), l))
+    {
+        return Outcome::Inactive;
+    }
     let refs = match pages(
         server,
         "nav_references",
@@ -614,12 +662,37 @@ fn run_target(
         }
     }
 
+    // Neighbors whose every linked use is where the server does not look.
+    let linked: Vec<(Site, String)> = check
+        .linked_sites
+        .iter()
+        .map(|m| {
+            let enc = m
+                .enclosing
+                .clone()
+                .unwrap_or_else(|| enclosers.of(&m.file, 0));
+            ((m.file.clone(), m.line), enc)
+        })
+        .collect();
+    let (hidden, hidden_sites) = hidden_neighbors(&linked, &in_dark);
     let callers: HashSet<&str> = truth.iter().map(|(_, e)| e.as_str()).collect();
+    let mut inactive_sites = 0;
     answer.neighbors.retain(|n, _| {
-        callers.contains(n.as_str())
-            || !(unscored.contains(n) || *n == target.id || n.starts_with(&format!("{id}.")))
+        if callers.contains(n.as_str()) {
+            return true;
+        }
+        if hidden.contains(n) {
+            inactive_sites += 1;
+            return false;
+        }
+        !(unscored.contains(n) || *n == target.id || n.starts_with(&format!("{id}.")))
     });
+    // Counted per use site, not per neighbor.
+    if inactive_sites > 0 {
+        inactive_sites = hidden_sites;
+    }
     let (mut t, silent, wrong) = score(&truth, &answer);
+    t.inactive_sites = inactive_sites;
     t.import_sites = imports;
     t.own_sites = own;
     t.dispatch_sites = dispatch;
@@ -683,7 +756,8 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
         let right: usize = t.right.iter().sum();
         println!(
             "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}   unlinked {} ({} true), \
-             import sites {}, own {}, dispatch {}, unnamed {}, SILENT MISSES {}",
+             import sites {}, own {}, dispatch {}, unnamed {}, inactive {} (+{} targets), \
+             SILENT MISSES {}",
             corpus,
             lang,
             t.targets,
@@ -699,6 +773,8 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
             t.own_sites,
             t.dispatch_sites,
             t.unnamed_sites,
+            t.inactive_sites,
+            t.inactive_targets,
             t.silent
         );
     }
@@ -735,6 +811,11 @@ pub fn main(args: &[String]) {
             .flatten()
             .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
             .collect();
+        if let Err(e) = typeshed_for(corpus, tmp.path(), &root) {
+            println!("\n## {name}: typeshed copy failed: {e}");
+            failures.push(format!("{name}: typeshed copy failed"));
+            continue;
+        }
         let mut server = match Server::start_with(&o.navmap, &root, &env) {
             Ok(s) => s,
             Err(e) => {
@@ -782,10 +863,43 @@ pub fn main(args: &[String]) {
             map: &map,
             files: HashMap::new(),
         };
+        let dark = match inactive_regions(corpus, &map, &root) {
+            Ok(d) => d,
+            Err(e) => {
+                println!("\n## {name}: inactive regions: {e}");
+                failures.push(format!("{name}: inactive regions: {e}"));
+                continue;
+            }
+        };
+        if let Some(d) = &dark {
+            let lines: u32 = d.files.values().flatten().map(|(a, b)| b + 1 - a).sum();
+            println!(
+                "inactive regions (clangd): {lines} lines in {} files",
+                d.files.values().filter(|r| !r.is_empty()).count()
+            );
+        }
         for target in &targets {
             let lang = target.id.split(':').next().unwrap_or("").to_string();
-            match run_target(&mut server, &map, &mut enclosers, target, o.show) {
+            match run_target(
+                &mut server,
+                &map,
+                &mut enclosers,
+                target,
+                dark.as_ref(),
+                o.show,
+            ) {
                 Outcome::Scored(t) => rows.entry((name.clone(), lang)).or_default().add(&t),
+                Outcome::Inactive => {
+                    println!(
+                        "  {}: declared in an inactive region: not judged",
+                        target.id
+                    );
+                    let t = Tally {
+                        inactive_targets: 1,
+                        ..Tally::default()
+                    };
+                    rows.entry((name.clone(), lang)).or_default().add(&t)
+                }
                 Outcome::NoTruth(why) => {
                     println!("  {}: no ground truth: {why}", target.id);
                     failures.push(format!("{}: {why}", target.id));
@@ -805,6 +919,58 @@ pub fn main(args: &[String]) {
     println!("\n## Per language (every corpus)");
     print_table(&by_lang);
     println!("\ntargets without ground truth: {}", failures.len());
+}
+
+/// A corpus with `typeshed_without` (pyright's truth on copies of stdlib packages): a
+/// copy of pyright's bundled typeshed without those packages' stubs beside the root, and
+/// a `pyrightconfig.json` whose `typeshedPath` names it (module `typeshed`).
+fn typeshed_for(corpus: &Value, tmp: &Path, root: &Path) -> Result<(), String> {
+    let Some(drop) = corpus["typeshed_without"].as_array() else {
+        return Ok(());
+    };
+    let drop: Vec<String> = drop
+        .iter()
+        .filter_map(|d| d.as_str().map(str::to_string))
+        .collect();
+    let from = npm_package("pyright")
+        .map(|p| p.join("dist/typeshed-fallback"))
+        .filter(|p| p.is_dir())
+        .ok_or("pyright's bundled typeshed (npm package pyright) not found")?;
+    let to = tmp.join("typeshed");
+    typeshed::copy_without(&from, &to, &drop)?;
+    let config = json!({ "typeshedPath": to.display().to_string() });
+    std::fs::write(root.join("pyrightconfig.json"), config.to_string()).map_err(|e| e.to_string())
+}
+
+/// A corpus with `inactive_regions` (a clangd command): clangd's inactive preprocessor
+/// regions of the map's files of the corpus's languages (module `inactive`).
+fn inactive_regions(corpus: &Value, map: &Map, root: &Path) -> Result<Option<Inactive>, String> {
+    let Some(cmd) = corpus["inactive_regions"].as_array() else {
+        return Ok(None);
+    };
+    let cmd: Vec<String> = cmd
+        .iter()
+        .filter_map(|c| c.as_str().map(str::to_string))
+        .collect();
+    // The map's C and C++ files, each with its language (the prefix of its node IDs).
+    let mut files = vec![];
+    for f in map.files().map_err(|e| e.to_string())? {
+        let lang = map.nodes_in_file(&f).ok().and_then(|n| {
+            n.first()
+                .map(|n| n.id.split(':').next().unwrap_or("").to_string())
+        });
+        if let Some(l) = lang.filter(|l| l == "c" || l == "cpp") {
+            files.push((f, l));
+        }
+    }
+    inactive::probe(
+        &cmd,
+        &tools_bin_path(),
+        root,
+        &files,
+        Duration::from_secs(180),
+    )
+    .map(Some)
 }
 
 /// `{root}` in the files a corpus writes (a compilation database names absolute paths)
@@ -832,6 +998,26 @@ mod tests {
 
     fn site(f: &str, l: u32) -> Site {
         (f.to_string(), l)
+    }
+
+    #[test]
+    fn a_neighbor_is_not_judged_only_when_all_its_uses_are_hidden_from_the_server() {
+        let linked = vec![
+            // Every use of `wasm_call` is in an `#ifdef` branch that is off.
+            (site("wasm.c", 10), "c:wasm.c#wasm_call".to_string()),
+            (site("wasm.c", 12), "c:wasm.c#wasm_call".to_string()),
+            // One use of `parse` is seen: it is scored, right or wrong.
+            (site("parser.c", 5), "c:parser.c#parse".to_string()),
+            (site("parser.c", 40), "c:parser.c#parse".to_string()),
+            (site("lexer.c", 7), "c:lexer.c#lex".to_string()),
+        ];
+        let dark = |s: &Site| s.0 == "wasm.c" || *s == site("parser.c", 40);
+        let (hidden, n) = hidden_neighbors(&linked, &dark);
+        assert_eq!(hidden, HashSet::from(["c:wasm.c#wasm_call".to_string()]));
+        assert_eq!(n, 2);
+        // No blind spots: nothing is set aside.
+        let (hidden, n) = hidden_neighbors(&linked, &|_: &Site| false);
+        assert!(hidden.is_empty() && n == 0);
     }
 
     #[test]

@@ -31,8 +31,10 @@ use std::time::{Duration, Instant};
 use navmap_map::{Direction, Map, MapConfig, NodeKind, RebuildOptions};
 
 mod accuracy;
+mod inactive;
 mod process;
 mod tokens;
+mod typeshed;
 
 /// Where a corpus comes from.
 enum Source {

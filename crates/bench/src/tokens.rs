@@ -97,9 +97,19 @@ fn child_path() -> String {
     }
 }
 
+/// `PATH` for a server the bench starts itself: navmap's venv (clangd) and the tools
+/// folder's `.bin` first.
+pub(crate) fn tools_bin_path() -> String {
+    format!(
+        "{}:{}",
+        repo().join(".tools/venv/bin").display(),
+        child_path()
+    )
+}
+
 /// A directory holding the npm package `name`: the repository's tools folder, else the
 /// one beside a `.bin` on `PATH` that has it.
-fn npm_package(name: &str) -> Option<PathBuf> {
+pub(crate) fn npm_package(name: &str) -> Option<PathBuf> {
     if let Some(t) = tools_dir()
         && t.join(name).is_dir()
     {

@@ -33,7 +33,7 @@ use std::collections::HashSet;
 
 use crate::model::{Ix, MentionKind, Model, Sym, Target, is_function_like, is_type_like};
 use crate::types::{MentionCheck, MentionSite};
-use crate::{Confidence, EdgeKind, State};
+use crate::{Confidence, EdgeKind, NodeKind, State};
 
 /// One occurrence to check, whether it came from a ref or a mention.
 struct Occurrence<'m> {
@@ -105,7 +105,9 @@ impl State {
                     line: o.line + 1,
                     col: o.col + 1,
                     kind: o.kind,
-                    enclosing: from.is_def().then(|| from.id.to_string()),
+                    // The node the map's edges start at: a definition or an inline module
+                    // (`mod tests { m!(…); }`), the file only at file level.
+                    enclosing: (from.kind != NodeKind::File).then(|| from.id.to_string()),
                 };
                 if linked {
                     out.linked += 1;

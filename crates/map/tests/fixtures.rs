@@ -1381,6 +1381,36 @@ fn calls_inside_rust_macro_arguments_are_linked() {
     assert_eq!(parse.line, Some(41));
 }
 
+/// A use in an inline module's body (globset's `syntaxerr!(…)` in `mod tests`): the edge
+/// starts at the module, and the mention index says so too (it said "file level", so the
+/// accuracy bench took the module's listed edge for a non-caller and the use for a miss).
+#[test]
+fn a_use_in_an_inline_modules_body_is_enclosed_by_the_module() {
+    let (_dir, map) = rs_keys_map();
+    let target = "rs:src/util/keys.rs#tests.parses";
+    let incoming = map
+        .neighbors(target, Direction::In, Some(&[EdgeKind::Calls]), 1, 50)
+        .unwrap()
+        .neighbors;
+    assert!(
+        incoming
+            .iter()
+            .any(|n| n.node.id == "rs:src/util/keys.rs#tests"),
+        "{incoming:?}"
+    );
+    let check = map.mention_check(target).unwrap();
+    let encloser: Vec<Option<&str>> = check
+        .linked_sites
+        .iter()
+        .map(|s| s.enclosing.as_deref())
+        .collect();
+    assert_eq!(
+        encloser,
+        vec![Some("rs:src/util/keys.rs#tests")],
+        "{check:?}"
+    );
+}
+
 /// A field and a method of one name: `span.bytes_range(key.len())` calls the method.
 #[test]
 fn a_call_with_parentheses_is_the_method_not_the_field_of_that_name() {
