@@ -1194,6 +1194,26 @@ async fn a_c_macro_body_is_accounted_for() {
     );
 }
 
+/// Found by `navmap-bench accuracy` on the tree-sitter runtime: `atomic_inc` is defined
+/// once per branch of an `#if` (`atomic_inc`, `~2`, `~3`); clangd links a call to the
+/// branch the build compiles, the map to the first, and rule 1 ("linked elsewhere") hid the
+/// call from the answers about the others. `fixtures/c/src/util/each.c`: `count_up~2`.
+#[tokio::test]
+async fn a_use_linked_to_a_variant_is_accounted_for_by_the_others() {
+    let dir = fixture("c");
+    let c = serve_built(dir.path()).await;
+    let env = call(
+        &c,
+        "map_neighbors",
+        json!({"nodeId": "c:src/util/each.c#count_up~2", "direction": "in"}),
+    )
+    .await;
+    assert!(
+        accounts_for(ok(&env), "c:src/util/each.c#refresh_each", "src/util/each.c", 20),
+        "each.c:20 is accounted for: {env}"
+    );
+}
+
 /// Found by `navmap-bench accuracy` on zod (6 silent misses): object-literal keys typed
 /// through an interface (`{ path: … }` for `ParseInputLazyPath.path`) and a type query
 /// (`typeof ZodBoolean`). The fixture `fixtures/ts/src/view/input.ts`.
