@@ -1209,7 +1209,12 @@ async fn a_use_linked_to_a_variant_is_accounted_for_by_the_others() {
     )
     .await;
     assert!(
-        accounts_for(ok(&env), "c:src/util/each.c#refresh_each", "src/util/each.c", 20),
+        accounts_for(
+            ok(&env),
+            "c:src/util/each.c#refresh_each",
+            "src/util/each.c",
+            20
+        ),
         "each.c:20 is accounted for: {env}"
     );
 }
