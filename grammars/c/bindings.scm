@@ -34,3 +34,6 @@
                    (pointer_declarator declarator: (identifier) @local.name)))])
 (init_declarator declarator: [(identifier) @local.name
                               (pointer_declarator declarator: (identifier) @local.name)])
+
+; A function-like macro's parameters: its body's words of those names are the arguments.
+(preproc_function_def parameters: (preproc_params (identifier) @local.name))

@@ -13,3 +13,8 @@
 ; Functions and objects named as values: `{base_get, base_put}`, `&email_validator`.
 (initializer_list (identifier) @name @reference.value)
 (pointer_expression operator: "&" argument: (identifier) @name) @reference.value
+
+; A macro's body is one unparsed token (`preproc_arg`): its words are mentions from the
+; macro (`#define U16_GET(s, i, c) … U16_IS_TRAIL(…)` mentions `U16_IS_TRAIL`). Not edges.
+(preproc_function_def value: (preproc_arg) @mention.text)
+(preproc_def value: (preproc_arg) @mention.text)

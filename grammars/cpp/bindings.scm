@@ -54,3 +54,6 @@
                               (reference_declarator (identifier) @local.name)])
 (for_range_loop declarator: [(identifier) @local.name
                              (reference_declarator (identifier) @local.name)])
+
+; A function-like macro's parameters: its body's words of those names are the arguments.
+(preproc_function_def parameters: (preproc_params (identifier) @local.name))

@@ -19,3 +19,8 @@
 ; Types anywhere; definition names are left out by the engine.
 ((type_identifier) @name @reference.type)
 (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @reference.type
+
+; A macro's body is one unparsed token (`preproc_arg`): its words are mentions from the
+; macro (`#define U16_GET(s, i, c) … U16_IS_TRAIL(…)` mentions `U16_IS_TRAIL`). Not edges.
+(preproc_function_def value: (preproc_arg) @mention.text)
+(preproc_def value: (preproc_arg) @mention.text)

@@ -39,3 +39,8 @@
   (#match? @name "^[A-Z]"))
 ; `x instanceof C`: a use of the class.
 (binary_expression operator: "instanceof" right: (identifier) @name) @mention
+; `typeof C` in a type (`(typeof ZodBoolean)["create"]`): a use of the value `C`.
+(type_query (identifier) @name) @mention
+; An object literal's key (`{ path: ctx.path }`): a property of the literal's contextual
+; type, which tsserver relates to the interface's (or a class's) member of that name.
+(pair key: (property_identifier) @name) @mention

@@ -1555,6 +1555,46 @@ fn c_store_header_and_functions() {
     );
 }
 
+/// Found by `navmap-bench accuracy` on the tree-sitter runtime: a name used in another
+/// macro's body (`#define LOG(...) ts_parser__log(...)`) is in one unparsed `preproc_arg`;
+/// its words are mentions from the macro, the macro's parameters are not.
+#[test]
+fn c_a_macro_body_mentions_the_names_it_uses() {
+    let f = extract_fixture("c", "src/util/each.c");
+    let mentions = mentions(&f);
+    assert_has(
+        &mentions,
+        &["mention store_refresh from=REFRESH_EACH @5:34"],
+    );
+    assert_none_starts(
+        &mentions,
+        &[
+            "mention store from=",
+            "mention keys from=",
+            "mention n from=",
+        ],
+    );
+    assert!(
+        f.refs.iter().all(|r| r.name != "store_refresh"),
+        "a mention, not an edge: {:?}",
+        f.refs
+    );
+}
+
+/// Found by `navmap-bench accuracy` on zod: an object literal's key (`{ path: parts }`)
+/// and a type query (`typeof LazyInput`) are uses tsserver counts.
+#[test]
+fn ts_object_keys_and_type_queries_are_mentions() {
+    let f = extract_fixture("ts", "src/view/input.ts");
+    assert_has(
+        &mentions(&f),
+        &[
+            "mention path from=child @25:4",
+            "mention LazyInput from=LazyInputClass @31:36",
+        ],
+    );
+}
+
 #[test]
 fn c_api_and_the_validate_clash() {
     let f = extract_fixture("c", "src/api.c");

@@ -222,13 +222,18 @@ fn import_elsewhere(m: &Model, fix: Ix, to: &Target, sym: Sym) -> bool {
 }
 
 /// Rule 1: an edge from the same enclosing definition, at this line, to another
-/// definition of the name, resolved for sure.
+/// definition of the name, resolved for sure. A variant of the target (the same qualified
+/// name in the same file, `f` and `f~2`: a function defined in each branch of an `#if`)
+/// is not another definition: which one the use reaches is the build's choice.
 fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix) -> bool {
+    let t = m.n(target);
     m.out[o.from as usize].iter().any(|e| {
+        let other = m.n(e.other);
         e.other != target
             && e.line == o.line
             && e.conf != Confidence::Candidate
-            && m.n(e.other).name == sym
+            && other.name == sym
+            && !(other.file == t.file && other.qname == t.qname)
     })
 }
 

@@ -105,6 +105,24 @@ pub fn refs(f: &FileFacts) -> Vec<String> {
         .collect()
 }
 
+/// `mention <qualifier>|<name> from=<qualified or <file>> @<line>:<col>` (0-based).
+pub fn mentions(f: &FileFacts) -> Vec<String> {
+    f.mentions
+        .iter()
+        .map(|m| {
+            let from = m
+                .from
+                .map(|i| f.defs[i].qualified_name.as_str())
+                .unwrap_or("<file>");
+            let target = match &m.qualifier {
+                Some(q) => format!("{q}|{}", m.name),
+                None => m.name.clone(),
+            };
+            format!("mention {target} from={from} @{}:{}", m.line, m.col)
+        })
+        .collect()
+}
+
 /// `import <module> [a, b as c] [as alias] [reexport] @<line>`.
 pub fn imports(f: &FileFacts) -> Vec<String> {
     f.imports.iter().map(import_line).collect()

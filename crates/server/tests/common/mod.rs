@@ -450,6 +450,21 @@ pub fn tier_rows(d: &Value, tier: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a `map_neighbors` answer accounts for the use at `file:line` (1-based) from
+/// `from`: `from` is a neighbor by a use (not its container), or the unlinked tier has a
+/// row of `file` at that line. What `navmap-bench accuracy` calls "not silent".
+pub fn accounts_for(d: &Value, from: &str, file: &str, line: u32) -> bool {
+    let listed = d["neighbors"].as_array().is_some_and(|ns| {
+        ns.iter()
+            .any(|n| (n["id"] == from || n["name"] == from) && n["edge"] != "contains")
+    });
+    let prefix = format!("{line}:");
+    listed
+        || mention_groups(d, "unlinked")
+            .iter()
+            .any(|(f, _, rows)| f == file && rows.iter().any(|r| r.starts_with(&prefix)))
+}
+
 /// The IDs (or, in a one-file list, the names) of a `map_neighbors` answer's neighbors.
 pub fn neighbor_names(d: &Value) -> Vec<String> {
     d["neighbors"]
