@@ -402,6 +402,21 @@ impl Enclosers<'_> {
         })
     }
 
+    /// Whether a definition named `name` (other than the file) is declared on `line`: the
+    /// name line of a definition of that name, the `own` column's "another definition of
+    /// the same name". Asked besides [`Self::of`], which picks one definition of a line
+    /// holding several (`{ error: ZodError; input: unknown }`: two property signatures).
+    fn declares_name_at(&mut self, file: &str, line: u32, name: &str) -> bool {
+        self.file_id(file);
+        declares_name(
+            self.files[file]
+                .iter()
+                .map(|n| (n.kind, n.name.as_str(), n.line)),
+            line,
+            name,
+        )
+    }
+
     /// The node ID of a file.
     fn file_id(&mut self, file: &str) -> String {
         self.of(file, 0)
@@ -433,6 +448,16 @@ impl Enclosers<'_> {
                 .unwrap_or_else(|| file.to_string()),
         }
     }
+}
+
+/// Whether one of `defs` (kind, name, line of the name) that is not a file is named `name`
+/// and declared on `line`.
+fn declares_name<'a>(
+    mut defs: impl Iterator<Item = (NodeKind, &'a str, Option<u32>)>,
+    line: u32,
+    name: &str,
+) -> bool {
+    defs.any(|(kind, n, l)| kind != NodeKind::File && n == name && l == Some(line))
 }
 
 /// The corpus's files by line, read once each.
@@ -649,6 +674,7 @@ fn run_target(
                     unscored.insert(enc);
                 } else if is_own(map, target, &enc, s.1)
                     || enclosers.heads_members(&s.0, s.1, &target.id)
+                    || enclosers.declares_name_at(&s.0, s.1, &target.name)
                 {
                     own += 1;
                     unscored.insert(enc);
@@ -1018,6 +1044,23 @@ mod tests {
         // No blind spots: nothing is set aside.
         let (hidden, n) = hidden_neighbors(&linked, &|_: &Site| false);
         assert!(hidden.is_empty() && n == 0);
+    }
+
+    #[test]
+    fn a_line_declaring_a_definition_of_the_name_is_found_among_several() {
+        // `{ error: ZodError; input: unknown }` on line 4608: two property signatures.
+        let defs = [
+            (NodeKind::File, "types.ts", None),
+            (NodeKind::Property, "error", Some(4608)),
+            (NodeKind::Property, "input", Some(4608)),
+            (NodeKind::Function, "error", Some(12)),
+        ];
+        assert!(declares_name(defs.into_iter(), 4608, "error"));
+        assert!(declares_name(defs.into_iter(), 4608, "input"));
+        // A use on another line, or a file of that name, is no declaration.
+        assert!(!declares_name(defs.into_iter(), 4609, "error"));
+        assert!(!declares_name(defs.into_iter(), 4608, "output"));
+        assert!(!declares_name(defs.into_iter(), 0, "types.ts"));
     }
 
     #[test]
