@@ -80,16 +80,21 @@ impl Folders {
     }
 
     /// Writes the manifest's `[[lsp.files]]`. A path outside the two folders (not
-    /// starting with one of the words, or with `..`) is refused: `Err` names it.
+    /// starting with one of the words, or with `..` after it) is refused: `Err` names it.
+    /// Only the manifest's part is checked for `..`: the folders themselves come from the
+    /// data dir, which may be written with `..` (`NAVMAP_DATA_DIR=crates/bench/../../.tools`).
     pub fn write_files(&self, files: &[ServerFile]) -> Result<(), String> {
         for file in files {
             let inside = [STATE_WORD, CACHE_WORD].iter().any(|w| {
-                file.path
-                    .strip_prefix(w)
-                    .is_some_and(|rest| rest.starts_with('/'))
+                file.path.strip_prefix(w).is_some_and(|rest| {
+                    rest.starts_with('/')
+                        && !Path::new(rest)
+                            .components()
+                            .any(|c| matches!(c, Component::ParentDir))
+                })
             });
             let path = PathBuf::from(self.expand(&file.path));
-            if !inside || path.components().any(|c| matches!(c, Component::ParentDir)) {
+            if !inside {
                 return Err(format!(
                     "[[lsp.files]] path {:?} is not inside {STATE_WORD}/ or {CACHE_WORD}/",
                     file.path
@@ -193,6 +198,21 @@ mod tests {
             assert!(f.write_files(&[file(bad)]).is_err(), "{bad}");
         }
         assert!(!dir.path().join("escape").exists());
+    }
+
+    #[test]
+    fn a_data_dir_written_with_dot_dot_is_no_escape() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("crates/bench")).unwrap();
+        let data = dir.path().join("crates/bench/../../.tools");
+        let f = Folders::new(data.join("state/x"), data.join("cache/x"));
+        let file = ServerFile {
+            path: "{cache}/conf/settings.xml".into(),
+            text: "s".into(),
+        };
+        f.write_files(&[file]).unwrap();
+        let written = dir.path().join(".tools/cache/x/conf/settings.xml");
+        assert_eq!(std::fs::read_to_string(written).unwrap(), "s");
     }
 
     #[test]
