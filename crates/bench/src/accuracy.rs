@@ -307,6 +307,17 @@ pub fn read_references(data: &Value, into: &mut Vec<Site>) {
     }
 }
 
+/// An answer that lists no site and is itself marked incomplete is no truth: the server
+/// found nothing where navmap saw mentions (clangd asked at a struct's tag, whose uses go
+/// through its typedef, lists none, and navmap says so with `complete: false` and the
+/// files it left out). Scored, every neighbor the map lists would count as wrong on the
+/// strength of an answer that says it is not the whole story.
+fn empty_and_incomplete(sites: &[Site], pages: &[Value]) -> Option<String> {
+    let incomplete = pages.iter().any(|d| d["complete"] == false);
+    (sites.is_empty() && incomplete)
+        .then(|| "nav_references listed nothing and marked its answer incomplete".to_string())
+}
+
 // ---- talking to navmap -----------------------------------------------------------------
 
 /// Every page of one tool call's answer (`data` of each), following `cursor`.
@@ -619,6 +630,9 @@ fn run_target(
     }
     sites.sort();
     sites.dedup();
+    if let Some(why) = empty_and_incomplete(&sites, &refs) {
+        return Outcome::NoTruth(why);
+    }
     // The declaration itself, should a server list it anyway.
     let decl = (
         target.file.clone().unwrap_or_default(),
@@ -1061,6 +1075,16 @@ mod tests {
         assert!(!declares_name(defs.into_iter(), 4609, "error"));
         assert!(!declares_name(defs.into_iter(), 4608, "output"));
         assert!(!declares_name(defs.into_iter(), 0, "types.ts"));
+    }
+
+    #[test]
+    fn an_empty_incomplete_answer_is_no_truth_and_a_listed_site_is() {
+        let incomplete = [json!({"locations": [], "complete": false, "unverifiedTotal": 6})];
+        assert!(empty_and_incomplete(&[], &incomplete).is_some());
+        // Complete and empty: the server says there is no use; that is truth.
+        assert!(empty_and_incomplete(&[], &[json!({"locations": []})]).is_none());
+        // Incomplete but listing sites: those sites are truth, the rest is scored as usual.
+        assert!(empty_and_incomplete(&[site("a.c", 3)], &incomplete).is_none());
     }
 
     #[test]
