@@ -49,3 +49,14 @@
     "debug_assert_ne" "format" "format_args" "print" "println" "eprint" "eprintln" "write"
     "writeln" "vec" "panic" "dbg" "todo" "unimplemented" "unreachable" "matches"
     "info" "debug" "warn" "error" "trace" "bail" "ensure" "anyhow"))
+
+; Any other macro's arguments stay unparsed tokens (a project's own `syntaxerr!(name,
+; "[z-a]", ErrorKind::InvalidRange('z', 'a'))`): their words are mentions from the
+; enclosing definition, for the unlinked tier. Not edges.
+(macro_invocation
+  macro: [(identifier) @_m (scoped_identifier name: (identifier) @_m)]
+  (token_tree) @mention.text
+  (#not-any-of? @_m "assert" "assert_eq" "assert_ne" "debug_assert" "debug_assert_eq"
+    "debug_assert_ne" "format" "format_args" "print" "println" "eprint" "eprintln" "write"
+    "writeln" "vec" "panic" "dbg" "todo" "unimplemented" "unreachable" "matches"
+    "info" "debug" "warn" "error" "trace" "bail" "ensure" "anyhow"))

@@ -1581,6 +1581,21 @@ fn c_a_macro_body_mentions_the_names_it_uses() {
     );
 }
 
+/// Found by `navmap-bench accuracy` on globset: a project's own macro called in a test
+/// module (`syntaxerr!(err_range1, "[z-a]", ErrorKind::InvalidRange(…))`) keeps its
+/// arguments as tokens; their words are mentions from the module, not edges.
+#[test]
+fn rs_the_words_of_an_unparsed_macros_arguments_are_mentions() {
+    let f = extract_fixture("rs", "src/util/keys.rs");
+    let mentions = mentions(&f);
+    assert_has(&mentions, &["mention with_prefix from=tests @66:42"]);
+    assert!(
+        f.refs.iter().all(|r| r.name != "with_prefix"),
+        "a mention, not an edge: {:?}",
+        f.refs
+    );
+}
+
 /// Found by `navmap-bench accuracy` on zod: an object literal's key (`{ path: parts }`)
 /// and a type query (`typeof LazyInput`) are uses tsserver counts.
 #[test]
