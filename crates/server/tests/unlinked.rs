@@ -227,12 +227,7 @@ async fn subclasses_and_importers_account_for_unlinked_mentions() {
 async fn a_complete_answer_does_not_grow() {
     let dir = project();
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "py:shop/store.py#helper", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "py:shop/store.py#helper").await;
     let d = ok(&env);
     assert!(
         neighbor_names(d).iter().any(|n| n.contains("handler")),
@@ -983,12 +978,7 @@ async fn a_use_in_the_types_own_file_is_listed_as_a_use() {
         &[("shop/store.py", "class Store:\n    pass\n\n\nStore()\n")],
     );
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "py:shop/store.py#Store", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "py:shop/store.py#Store").await;
     let edges = neighbor_edges(ok(&env));
     assert!(
         edges.contains(&("py:shop/store.py".into(), "calls".into())),
@@ -1017,12 +1007,7 @@ async fn a_go_pointer_conversion_is_a_mention_of_its_type() {
         ],
     );
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "go:store/store.go#Store", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "go:store/store.go#Store").await;
     let d = ok(&env);
     let listed = neighbor_edges(d)
         .iter()
@@ -1054,12 +1039,7 @@ async fn a_rust_path_head_is_a_use_of_its_type() {
         )],
     );
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "rs:src/lib.rs#Kind", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "rs:src/lib.rs#Kind").await;
     let edges = neighbor_edges(ok(&env));
     assert!(
         edges.contains(&("pick".into(), "references".into()))
@@ -1087,12 +1067,7 @@ async fn a_typescript_member_head_is_accounted_for() {
         ],
     );
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "ts:src/a.ts#Zed", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "ts:src/a.ts#Zed").await;
     let d = ok(&env);
     let listed = neighbor_edges(d)
         .iter()
@@ -1145,12 +1120,7 @@ async fn a_receiver_typed_as_a_supertype_is_not_excluded() {
         ],
     );
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "ts:src/a.ts#Lazy.path", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "ts:src/a.ts#Lazy.path").await;
     let d = ok(&env);
     let listed = neighbor_edges(d)
         .iter()
@@ -1177,12 +1147,7 @@ async fn a_receiver_typed_as_a_supertype_is_not_excluded() {
 async fn a_c_macro_body_is_accounted_for() {
     let dir = fixture("c");
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "c:src/store.c#store_refresh", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "c:src/store.c#store_refresh").await;
     let d = ok(&env);
     assert!(
         accounts_for(d, "c:src/util/each.c#REFRESH_EACH", "src/util/each.c", 6),
@@ -1202,12 +1167,7 @@ async fn a_c_macro_body_is_accounted_for() {
 async fn a_use_linked_to_a_variant_is_accounted_for_by_the_others() {
     let dir = fixture("c");
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "c:src/util/each.c#count_up~2", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "c:src/util/each.c#count_up~2").await;
     assert!(
         accounts_for(
             ok(&env),
@@ -1226,12 +1186,7 @@ async fn a_use_linked_to_a_variant_is_accounted_for_by_the_others() {
 async fn typescript_object_keys_and_type_queries_are_accounted_for() {
     let dir = fixture("ts");
     let c = serve_built(dir.path()).await;
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "ts:src/view/input.ts#LazyInput.path", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "ts:src/view/input.ts#LazyInput.path").await;
     assert!(
         accounts_for(
             ok(&env),
@@ -1241,12 +1196,7 @@ async fn typescript_object_keys_and_type_queries_are_accounted_for() {
         ),
         "the key `path:` in child is accounted for: {env}"
     );
-    let env = call(
-        &c,
-        "map_neighbors",
-        json!({"nodeId": "ts:src/view/input.ts#LazyInput", "direction": "in"}),
-    )
-    .await;
+    let env = incoming(&c, "ts:src/view/input.ts#LazyInput").await;
     assert!(
         accounts_for(
             ok(&env),

@@ -214,6 +214,17 @@ pub async fn call(c: &Client, tool: &str, args: Value) -> Value {
     env
 }
 
+/// `map_neighbors` towards `node_id` (its callers, users, subclasses, importers): the
+/// question most tests of the map's links ask.
+pub async fn incoming(c: &Client, node_id: &str) -> Value {
+    call(
+        c,
+        "map_neighbors",
+        serde_json::json!({"nodeId": node_id, "direction": "in"}),
+    )
+    .await
+}
+
 /// An answer is within its budget: `tokenBudget.used` (equal to the text's chars/4) when
 /// the envelope reports it, else the text's chars/4 against the default budget — the
 /// envelope leaves `tokenBudget` off only for the default budget of an uncut answer.
