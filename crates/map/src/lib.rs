@@ -422,6 +422,24 @@ impl Map {
         self.read().map(|s| s.built).unwrap_or(false)
     }
 
+    /// The languages of the files the map holds (skipped files aside), once it is built;
+    /// `None` before, or while a build holds the model (callers that must not wait fall
+    /// back to a look of their own).
+    pub fn languages_if_built(&self) -> Option<std::collections::BTreeSet<String>> {
+        let st = self.inner.state.try_read().ok()?;
+        if !st.built {
+            return None;
+        }
+        let m = &st.model;
+        Some(
+            m.file_ixs()
+                .map(|f| m.f(f))
+                .filter(|r| r.skipped.is_none())
+                .map(|r| m.lang(r.lang).to_string())
+                .collect(),
+        )
+    }
+
     /// The current generation (0 before the first build).
     pub fn generation(&self) -> u64 {
         self.read().map(|s| s.meta.generation).unwrap_or(0)

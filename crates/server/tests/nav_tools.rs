@@ -11,7 +11,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{Client, call, err_code, fake_lsp, fixture, ok, require, symbols};
+use common::{
+    Client, call, err_code, fake_lsp, fixture, ok, require, serve_built, symbols, warned,
+    write_tree,
+};
 use serde_json::{Value, json};
 
 /// Deadlines generous enough for a machine shared with parallel builds (cold servers
@@ -898,5 +901,28 @@ async fn a_symbol_the_server_cannot_see_is_not_called_gone() {
     assert_eq!(data["verified"], false, "{r}");
     assert_eq!(data["location"]["line"], 1, "{r}");
     assert!(common::warned(&r, "does not see it"), "{r}");
+    c.cancel().await.unwrap();
+}
+
+/// `nav_workspaceSymbols` asks the servers of the languages the map holds once it is
+/// built: a Python file only in an ignored folder (`.gitignore`) is no reason to start
+/// pyright (a bounded walk of its own found it before and did).
+#[tokio::test]
+async fn workspace_symbols_asks_only_the_languages_the_map_holds() {
+    let dir = fixture("");
+    let root = dir.path();
+    write_tree(
+        root,
+        &[
+            (".gitignore", "generated/\n"),
+            ("generated/tool.py", "def alpha():\n    return 1\n"),
+            ("notes.md", "# alpha\n"),
+        ],
+    );
+    let c = serve_built(root).await;
+    let r = call(&c, "nav_workspaceSymbols", json!({"query": "alpha"})).await;
+    let d = ok(&r);
+    assert_eq!(d["languages"], json!([]), "{r}");
+    assert!(warned(&r, "No language server applies"), "{r}");
     c.cancel().await.unwrap();
 }

@@ -168,10 +168,26 @@ pub fn lsp_status(ctx: &ServerContext) -> Value {
     Value::Object(out)
 }
 
-/// The languages (with a server configured) that have files in the root, found by a
-/// bounded walk that skips hidden folders and dependency/build folders. The map knows
-/// this better; this keeps the nav tools independent of it.
+/// The languages (with a server configured) that have files in the root: the map's,
+/// once it is built (its walk honours the ignore rules and has no bound); before that, or
+/// while a build holds the map, a bounded walk that skips hidden folders and
+/// dependency/build folders, so that a nav tool never waits for the map.
 pub fn root_languages(ctx: &ServerContext) -> Vec<String> {
+    if let Some(langs) = ctx.map.languages_if_built() {
+        return langs
+            .into_iter()
+            .filter(|l| {
+                ctx.languages
+                    .by_id(l)
+                    .is_some_and(|lang| lang.manifest.lsp.is_some())
+            })
+            .collect();
+    }
+    walk_root_languages(ctx)
+}
+
+/// [`root_languages`] before the map is built: at most 20,000 entries looked at.
+fn walk_root_languages(ctx: &ServerContext) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let wanted = ctx
         .languages
