@@ -54,7 +54,7 @@
 //! - **Search** (`search.rs`): an in-memory name index, updated per changed node.
 //! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
 //!   a rebuild is single-flight (a concurrent call joins the running one and gets its
-//!   result) and holds the write lock only while applying an incremental change or
+//!   result when that one started after the call and covers it, else runs next) and holds the write lock only while applying an incremental change or
 //!   swapping in a fresh build. Calls block: use `spawn_blocking` from async code.
 //! - Figures and how to measure them: `docs/performance.md` (`navmap-bench`).
 //!
@@ -217,8 +217,30 @@ impl State {
 }
 
 struct Flight {
+    /// Flights are numbered in the order they start; a call joins only one that started
+    /// after the call did (its walk sees what the caller wrote before calling).
+    number: u64,
+    /// The whole root, at least as deep as a joiner asks (`full` covers incremental).
+    whole_root: bool,
+    full: bool,
     result: Mutex<Option<Result<RebuildSummary, MapError>>>,
     done: Condvar,
+}
+
+impl Flight {
+    /// A call with `opts`, made when flight `first` was the next to start, may take this
+    /// flight's result as its own: the flight started after the call, covers the whole
+    /// root, and re-reads everything if the call asks for that.
+    fn serves(&self, first: u64, opts: &RebuildOptions) -> bool {
+        self.number >= first && self.whole_root && (self.full || !opts.full)
+    }
+}
+
+/// The running rebuild, if any, and the number the next one gets.
+#[derive(Default)]
+struct FlightSlot {
+    running: Option<Arc<Flight>>,
+    next: u64,
 }
 
 pub(crate) struct Inner {
@@ -232,7 +254,7 @@ pub(crate) struct Inner {
     pub state: RwLock<State>,
     pub db: Mutex<Db>,
     pub builder: Mutex<BuilderState>,
-    flight: Mutex<Option<Arc<Flight>>>,
+    flight: Mutex<FlightSlot>,
 }
 
 /// The map of one repository. Cheap to clone (shared).
@@ -340,7 +362,7 @@ impl Map {
             state: RwLock::new(state),
             db: Mutex::new(db),
             builder: Mutex::new(BuilderState::default()),
-            flight: Mutex::new(None),
+            flight: Mutex::new(FlightSlot::default()),
         };
         Ok((
             Map {
@@ -359,35 +381,44 @@ impl Map {
     }
 
     /// Brings the map up to date with the disk. Single-flight: a call made while a
-    /// rebuild runs waits for it and returns its summary (its own options are not applied;
-    /// call again for a differently scoped rebuild). `progress` is called on this thread,
-    /// by the caller that started the build only.
+    /// rebuild runs joins it and returns its summary when that rebuild started after the
+    /// call did and covers what the call asks (the whole root, `full` if asked); otherwise
+    /// it waits for the running one to end and starts (or joins) the next. So a caller that
+    /// wrote a file and then calls `rebuild` always gets a map that has read it. `progress`
+    /// is called on this thread, by the caller that started the build only.
     pub fn rebuild(
         &self,
         opts: RebuildOptions,
         progress: &dyn Fn(Progress),
     ) -> Result<RebuildSummary, MapError> {
-        let (flight, leader) = {
-            let mut slot = self.inner.flight.lock().map_err(poisoned)?;
-            match &*slot {
-                Some(f) => (f.clone(), false),
-                None => {
-                    let f = Arc::new(Flight {
-                        result: Mutex::new(None),
-                        done: Condvar::new(),
-                    });
-                    *slot = Some(f.clone());
-                    (f, true)
+        let first = self.inner.flight.lock().map_err(poisoned)?.next;
+        let flight = loop {
+            let running = {
+                let mut slot = self.inner.flight.lock().map_err(poisoned)?;
+                match &slot.running {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f = Arc::new(Flight {
+                            number: slot.next,
+                            whole_root: opts.paths.is_none(),
+                            full: opts.full,
+                            result: Mutex::new(None),
+                            done: Condvar::new(),
+                        });
+                        slot.next += 1;
+                        slot.running = Some(f.clone());
+                        break f;
+                    }
                 }
+            };
+            let mut r = running.result.lock().map_err(poisoned)?;
+            while r.is_none() {
+                r = running.done.wait(r).map_err(poisoned)?;
+            }
+            if running.serves(first, &opts) {
+                return r.clone().expect("set");
             }
         };
-        if !leader {
-            let mut r = flight.result.lock().map_err(poisoned)?;
-            while r.is_none() {
-                r = flight.done.wait(r).map_err(poisoned)?;
-            }
-            return r.clone().expect("set");
-        }
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.inner.rebuild_once(&opts, progress)
         }))
@@ -399,9 +430,11 @@ impl Map {
                 .unwrap_or_else(|| "panic".into());
             Err(MapError::Internal(format!("rebuild panicked: {msg}")))
         });
+        // Free the slot before waking the joiners: one that this flight does not serve
+        // starts the next at once.
+        self.inner.flight.lock().map_err(poisoned)?.running = None;
         *flight.result.lock().map_err(poisoned)? = Some(result.clone());
         flight.done.notify_all();
-        *self.inner.flight.lock().map_err(poisoned)? = None;
         result
     }
 
@@ -410,7 +443,7 @@ impl Map {
         self.inner
             .flight
             .lock()
-            .map(|f| f.is_some())
+            .map(|f| f.running.is_some())
             .unwrap_or(false)
     }
 

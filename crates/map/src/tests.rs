@@ -1047,23 +1047,38 @@ fn stale_flags() {
     assert!(!fx.map.node(&fx.id("store", "SessionStore")).unwrap().stale);
 }
 
+/// A call made while a rebuild runs joins a rebuild that started after it (single flight),
+/// never one whose walk may predate what the caller wrote before calling: it waits for the
+/// running one, then runs the next. (A stale `map_rebuild` answer under load once failed
+/// server test `a_reindexed_file_replaces_its_mentions`.)
 #[test]
-fn rebuild_is_single_flight() {
+fn rebuild_is_single_flight_and_never_older_than_its_call() {
     let fx = Fixture::with_delay(&shop(), 60);
     let map = fx.map.clone();
-    let barrier = Arc::new(std::sync::Barrier::new(2));
-    let b2 = barrier.clone();
-    let t = std::thread::spawn(move || {
-        b2.wait();
-        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap()
-    });
-    barrier.wait();
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    let mine = fx.rebuild();
-    let theirs = t.join().unwrap();
-    assert_eq!(mine, theirs);
-    assert_eq!(mine.generation, 1);
-    assert_eq!(fx.toy.extracted.load(Ordering::SeqCst), 8);
+    let first = std::thread::spawn(move || map.rebuild(RebuildOptions::default(), &|_| {}));
+    while !fx.map.is_building() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // Written while the first build runs, before the next two calls.
+    fx.write("late", "def function late\n");
+    let calls: Vec<_> = (0..2)
+        .map(|_| {
+            let map = fx.map.clone();
+            std::thread::spawn(move || map.rebuild(RebuildOptions::default(), &|_| {}))
+        })
+        .collect();
+    let later: Vec<RebuildSummary> = calls
+        .into_iter()
+        .map(|t| t.join().unwrap().unwrap())
+        .collect();
+    let first = first.join().unwrap().unwrap();
+    assert_eq!(first.generation, 1);
+    for s in &later {
+        assert!(s.generation >= 2, "{s:?}");
+    }
+    assert!(fx.map.node(&fx.id("late", "late")).is_ok());
+    // The shop's eight files once, the late file once.
+    assert_eq!(fx.toy.extracted.load(Ordering::SeqCst), 9);
 }
 
 #[test]

@@ -7,9 +7,8 @@
 //!   stale at once (and tells running language servers); `settled` (300 ms of quiet, at
 //!   most 2 s after the first change) queues the burst for one worker thread, which folds
 //!   everything queued while it was busy into a single incremental rebuild (`rescan`: the
-//!   whole root, still incremental). The map's single-flight rebuild would let a watcher
-//!   rebuild *join* one already running with other paths; the worker waits for that one
-//!   to end and then runs its own, so no burst is lost.
+//!   whole root, still incremental). The map's single-flight rebuild never hands the worker
+//!   a build whose walk predates its call, so no burst is lost.
 //! - **Re-check**: a rebuild clears the stale flag of every file it walked, even one that
 //!   changed after the walk. After each rebuild run here, the files changed since the
 //!   last check are compared with the disk again (`Map::changed_on_disk`) and re-marked.
@@ -23,7 +22,6 @@
 //! Tuning (tests, slow file systems): `NAVMAP_WATCH_QUIET_MS`, `NAVMAP_WATCH_MAX_WAIT_MS`,
 //! `NAVMAP_WATCH_POLL=1` (poll instead of OS notifications), `NAVMAP_WATCH_POLL_MS`.
 
-use std::cell::Cell;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -541,26 +539,18 @@ impl Shared {
         }
     }
 
-    /// Runs a rebuild of its own: waits for one under way (whose scope may not cover these
-    /// paths) instead of joining it. `None` when there is no map to refresh (never built,
-    /// e.g. `--no-build`: the first build will see everything).
+    /// Runs a rebuild that has seen the burst (`Map::rebuild` never hands back one whose
+    /// walk predates the call). `None` when there is no map to refresh (never built, e.g.
+    /// `--no-build`: the first build will see everything); a first build under way is
+    /// waited for, since its walk may predate the burst.
     fn rebuild_own(&self, opts: RebuildOptions) -> Option<Result<RebuildSummary, MapError>> {
-        for _ in 0..16 {
-            while self.map.is_building() {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            if !self.map.is_built() {
-                return None;
-            }
-            // Only the caller that leads a build sees its progress: that tells a build of
-            // our own from one we merely joined.
-            let led = Cell::new(false);
-            let r = self.map.rebuild(opts.clone(), &|_| led.set(true));
-            if led.get() || r.is_err() {
-                return Some(r);
-            }
+        while self.map.is_building() && !self.map.is_built() {
+            std::thread::sleep(Duration::from_millis(20));
         }
-        None
+        if !self.map.is_built() {
+            return None;
+        }
+        Some(self.map.rebuild(opts, &|_| {}))
     }
 
     /// Re-marks as stale the recently changed files that the map does not match.
