@@ -7,17 +7,12 @@ mod common;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use common::fixture;
-use rmcp::model::{
-    CallToolRequestParams, NumberOrString, ProgressNotificationParam, ProgressToken,
-    RequestMetaObject,
-};
+use common::{NAVMAP, call, call_with_progress, fixture, ok};
+use rmcp::model::ProgressNotificationParam;
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-
-const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
 
 struct Case {
     dir: &'static str,
@@ -279,41 +274,6 @@ async fn client(root: &Path, rec: Recorder) -> RunningService<RoleClient, Record
     rec.serve(transport).await.expect("initialize")
 }
 
-async fn call_with(
-    c: &RunningService<RoleClient, Recorder>,
-    tool: &str,
-    args: Value,
-    progress: Option<i64>,
-) -> Value {
-    let mut params = CallToolRequestParams::new(tool.to_string());
-    params.arguments = args.as_object().cloned();
-    if let Some(t) = progress {
-        let mut meta = RequestMetaObject::new();
-        meta.set_progress_token(ProgressToken(NumberOrString::Number(t)));
-        params.meta = Some(meta);
-    }
-    let result = c
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-    let text = &result.content[0].as_text().expect("text").text;
-    let env: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(result.is_error, Some(env["ok"] == false), "{text}");
-    if env["ok"] == true {
-        common::assert_fits_budget(text, &env, &args);
-    }
-    env
-}
-
-async fn call(c: &RunningService<RoleClient, Recorder>, tool: &str, args: Value) -> Value {
-    call_with(c, tool, args, None).await
-}
-
-fn ok(env: &Value) -> &Value {
-    assert_eq!(env["ok"], true, "{env}");
-    &env["data"]
-}
-
 fn neighbor<'a>(d: &'a Value, id: &str) -> Option<&'a Value> {
     // A list in one file is grouped under `file`: each neighbor by `name`, or as the row
     // `<line> <kind> <name>` when it has nothing more to say.
@@ -507,7 +467,7 @@ async fn map_rebuild_sends_progress_when_asked() {
     let c = client(dir.path(), rec.clone()).await;
     // Wait for the background build, then ask for a full rebuild with a progress token.
     ok(&call(&c, "map_rebuild", json!({})).await);
-    ok(&call_with(&c, "map_rebuild", json!({"full": true}), Some(7)).await);
+    ok(&call_with_progress(&c, "map_rebuild", json!({"full": true}), Some(7)).await);
     // Notifications may trail the answer by a moment, and the first (incremental) call
     // reports progress of its own under another token: wait until the notifications of the
     // newest token run from the start of the full rebuild to its end.

@@ -9,10 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken, RequestMetaObject};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 
 pub const NAVMAP: &str = env!("CARGO_BIN_EXE_navmap");
@@ -197,10 +197,30 @@ pub async fn client_with(
 }
 
 /// Calls `tool` and returns its envelope; checks that `isError` matches `ok` and that an
-/// answer fits its budget.
-pub async fn call(c: &Client, tool: &str, args: Value) -> Value {
+/// answer fits its budget. Any client handler (a test may record notifications).
+pub async fn call<H: ClientHandler>(
+    c: &RunningService<RoleClient, H>,
+    tool: &str,
+    args: Value,
+) -> Value {
+    call_with_progress(c, tool, args, None).await
+}
+
+/// [`call`] with a progress token in the request's `_meta` (the server then sends
+/// `notifications/progress`).
+pub async fn call_with_progress<H: ClientHandler>(
+    c: &RunningService<RoleClient, H>,
+    tool: &str,
+    args: Value,
+    progress: Option<i64>,
+) -> Value {
     let mut params = CallToolRequestParams::new(tool.to_string());
     params.arguments = args.as_object().cloned();
+    if let Some(t) = progress {
+        let mut meta = RequestMetaObject::new();
+        meta.set_progress_token(ProgressToken(NumberOrString::Number(t)));
+        params.meta = Some(meta);
+    }
     let result = c
         .call_tool(params)
         .await
