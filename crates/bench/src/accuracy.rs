@@ -12,7 +12,10 @@
 //!   the map does it: the map's own mention at that line when it has one, else the
 //!   innermost definition whose lines hold it, else the file. A site on an import
 //!   statement (the map's `import` mention) names the module's import, not a use: counted
-//!   apart, not scored;
+//!   apart, not scored. A list that is **empty** is no referee on its own (a server can
+//!   be blind to a target): each neighbor the map lists is then judged by the server's
+//!   go-to-definition at its use sites (`accuracy_probe.rs`): landing on the target, a
+//!   true use; elsewhere, the map's error; nowhere, "not judged" with the reason;
 //! - **the answer** is `map_neighbors` direction `in` on the target (every edge kind about
 //!   uses; `contains` and `exports` neighbors dropped), every page, with its `unlinked`
 //!   tier.
@@ -36,6 +39,9 @@ use navmap_map::{Confidence, Direction, EdgeKind, Map, MapConfig, NodeKind, Node
 use serde_json::{Value, json};
 
 use crate::inactive::{self, Inactive};
+
+#[path = "accuracy_probe.rs"]
+mod probe;
 use crate::tokens::{Server, npm_package, prepare, tools_bin_path};
 use crate::typeshed;
 
@@ -135,6 +141,16 @@ pub struct Tally {
     pub unlinked_true: usize,
     /// True sites neither listed (by enclosing definition) nor in the unlinked tier.
     pub silent: usize,
+    /// Targets whose `nav_references` listed nothing, whose neighbors were judged by the
+    /// server's go-to-definition at their use sites (`accuracy_probe.rs`): neighbors shown
+    /// right, shown wrong, and not judged (no definition there), by reason.
+    pub probed_targets: usize,
+    /// Of those, the targets the old rule set aside whole (the list was also marked
+    /// `complete: false`), for the comparison table.
+    pub old_rule_aside: usize,
+    pub probe_right: usize,
+    pub probe_wrong: usize,
+    pub not_judged: BTreeMap<String, usize>,
 }
 
 impl Tally {
@@ -157,6 +173,13 @@ impl Tally {
         self.unlinked += o.unlinked;
         self.unlinked_true += o.unlinked_true;
         self.silent += o.silent;
+        self.probed_targets += o.probed_targets;
+        self.old_rule_aside += o.old_rule_aside;
+        self.probe_right += o.probe_right;
+        self.probe_wrong += o.probe_wrong;
+        for (why, n) in &o.not_judged {
+            *self.not_judged.entry(why.clone()).or_default() += n;
+        }
     }
 }
 
@@ -305,17 +328,6 @@ pub fn read_references(data: &Value, into: &mut Vec<Site>) {
             }
         }
     }
-}
-
-/// An answer that lists no site and is itself marked incomplete is no truth: the server
-/// found nothing where navmap saw mentions (clangd asked at a struct's tag, whose uses go
-/// through its typedef, lists none, and navmap says so with `complete: false` and the
-/// files it left out). Scored, every neighbor the map lists would count as wrong on the
-/// strength of an answer that says it is not the whole story.
-fn empty_and_incomplete(sites: &[Site], pages: &[Value]) -> Option<String> {
-    let incomplete = pages.iter().any(|d| d["complete"] == false);
-    (sites.is_empty() && incomplete)
-        .then(|| "nav_references listed nothing and marked its answer incomplete".to_string())
 }
 
 // ---- talking to navmap -----------------------------------------------------------------
@@ -630,9 +642,9 @@ fn run_target(
     }
     sites.sort();
     sites.dedup();
-    if let Some(why) = empty_and_incomplete(&sites, &refs) {
-        return Outcome::NoTruth(why);
-    }
+    // An empty list is no referee on its own (the server may be blind to the target):
+    // the neighbors are judged by go-to-definition at their use sites below.
+    let empty = sites.is_empty();
     // The declaration itself, should a server list it anyway.
     let decl = (
         target.file.clone().unwrap_or_default(),
@@ -731,7 +743,43 @@ fn run_target(
     if inactive_sites > 0 {
         inactive_sites = hidden_sites;
     }
+    let probed = empty.then(|| {
+        probe::probe(
+            server,
+            map,
+            target,
+            &answer,
+            &check.linked_sites,
+            enclosers,
+            &mut lines,
+        )
+    });
+    if let Some(p) = &probed {
+        truth.extend(p.truth.iter().cloned());
+        for (n, _, _) in &p.blind {
+            answer.neighbors.remove(n);
+        }
+    }
     let (mut t, silent, wrong) = score(&truth, &answer);
+    if let Some(p) = &probed {
+        t.probed_targets = 1;
+        t.old_rule_aside = usize::from(refs.iter().any(|d| d["complete"] == false));
+        t.probe_right = p.truth.len();
+        t.probe_wrong = p.wrong.len();
+        t.not_judged = p.reasons();
+        for (n, why, sites) in &p.blind {
+            println!("  {id}: NOT JUDGED {n} ({sites} sites): {why}");
+        }
+        for (n, at) in &p.wrong {
+            println!("  {id}: nav_references empty; {n}'s use leads to {at}");
+        }
+        for (s, n) in p.truth.iter().filter(|_| show) {
+            println!(
+                "  {id}: nav_references empty; {}:{} in {n} leads to it",
+                s.0, s.1
+            );
+        }
+    }
     t.inactive_sites = inactive_sites;
     t.import_sites = imports;
     t.own_sites = own;
@@ -797,6 +845,7 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
         println!(
             "{:<12} {:<5} {:>7} {:>6} {:>7} {:<9} {:>7} {:>10} {:>8}   unlinked {} ({} true), \
              import sites {}, own {}, dispatch {}, unnamed {}, inactive {} (+{} targets), \
+             empty references {} (by definition: {} right, {} wrong, {} not judged), \
              SILENT MISSES {}",
             corpus,
             lang,
@@ -815,8 +864,18 @@ fn print_table(rows: &BTreeMap<(String, String), Tally>) {
             t.unnamed_sites,
             t.inactive_sites,
             t.inactive_targets,
+            t.probed_targets,
+            t.probe_right,
+            t.probe_wrong,
+            t.not_judged.values().sum::<usize>(),
             t.silent
         );
+        for (why, n) in &t.not_judged {
+            println!(
+                "{:<12} {:<5}   not judged: {n} neighbor(s): {why}",
+                corpus, lang
+            );
+        }
     }
 }
 
@@ -829,6 +888,8 @@ pub fn main(args: &[String]) {
     println!("navmap: {}", o.navmap.display());
     let registry = Arc::new(navmap_grammars::registry());
     let mut rows: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    // The same targets under the old rule: an empty list marked incomplete set aside whole.
+    let mut old_rule: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut failures = vec![];
     for (name, corpus) in spec["corpora"].as_object().expect("corpora") {
         if !o.only.is_empty() && !o.only.iter().any(|s| name.contains(s.as_str())) {
@@ -928,7 +989,15 @@ pub fn main(args: &[String]) {
                 dark.as_ref(),
                 o.show,
             ) {
-                Outcome::Scored(t) => rows.entry((name.clone(), lang)).or_default().add(&t),
+                Outcome::Scored(t) => {
+                    if t.old_rule_aside == 0 {
+                        old_rule
+                            .entry((name.clone(), lang.clone()))
+                            .or_default()
+                            .add(&t);
+                    }
+                    rows.entry((name.clone(), lang)).or_default().add(&t)
+                }
                 Outcome::Inactive => {
                     println!(
                         "  {}: declared in an inactive region: not judged",
@@ -938,6 +1007,10 @@ pub fn main(args: &[String]) {
                         inactive_targets: 1,
                         ..Tally::default()
                     };
+                    old_rule
+                        .entry((name.clone(), lang.clone()))
+                        .or_default()
+                        .add(&t);
                     rows.entry((name.clone(), lang)).or_default().add(&t)
                 }
                 Outcome::NoTruth(why) => {
@@ -949,6 +1022,11 @@ pub fn main(args: &[String]) {
         drop(server);
     }
     print_table(&rows);
+    println!(
+        "\n## The same targets under the old rule (an empty list marked complete: false set \
+         aside whole)"
+    );
+    print_table(&old_rule);
     let mut by_lang: BTreeMap<(String, String), Tally> = BTreeMap::new();
     for ((_, lang), t) in &rows {
         by_lang
@@ -1075,16 +1153,6 @@ mod tests {
         assert!(!declares_name(defs.into_iter(), 4609, "error"));
         assert!(!declares_name(defs.into_iter(), 4608, "output"));
         assert!(!declares_name(defs.into_iter(), 0, "types.ts"));
-    }
-
-    #[test]
-    fn an_empty_incomplete_answer_is_no_truth_and_a_listed_site_is() {
-        let incomplete = [json!({"locations": [], "complete": false, "unverifiedTotal": 6})];
-        assert!(empty_and_incomplete(&[], &incomplete).is_some());
-        // Complete and empty: the server says there is no use; that is truth.
-        assert!(empty_and_incomplete(&[], &[json!({"locations": []})]).is_none());
-        // Incomplete but listing sites: those sites are truth, the rest is scored as usual.
-        assert!(empty_and_incomplete(&[site("a.c", 3)], &incomplete).is_none());
     }
 
     #[test]

@@ -244,6 +244,27 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
         "{r}"
     );
     assert!(d.get("complete").is_none(), "{r}");
+    // What the call's own filter left out is a count, not a warning.
+    let kept = d["total"].as_u64().unwrap();
+    let before = all_total.as_u64().unwrap();
+    assert!(kept > 0 && kept < before, "{r}");
+    assert_eq!(d["leftOut"].as_u64(), Some(before - kept), "{r}");
+    assert!(!common::warned(&r, "kept"), "{r}");
+    // One file's answer: the group says which; no `files` count.
+    let r = call(
+        &c,
+        "nav_references",
+        json!({"file": "pkg/core.py", "line": 1, "col": 5, "fileFilter": "tests/test_many.py"}),
+    )
+    .await;
+    let d = ok(&r);
+    assert_eq!(d["locations"].as_array().unwrap().len(), 1, "{r}");
+    assert!(d.get("files").is_none(), "{r}");
+    assert_eq!(
+        d["leftOut"].as_u64(),
+        Some(before - d["total"].as_u64().unwrap()),
+        "{r}"
+    );
 
     // A filter that keeps nothing is a whole (empty) answer that says where the hits are,
     // so the next filter names a prefix that exists.

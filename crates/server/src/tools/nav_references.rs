@@ -1,7 +1,8 @@
 //! `nav_references {file, line, col = 1 | nodeId, includeDeclaration = false, fileFilter?}`:
 //! every reference to the symbol at a position, from the live language server →
-//! `{target, locations: [{file, at: ["<line>:<col> <snippet>"]}], total, files, complete?}`
-//! (anchors grouped by file, docs/answers.md).
+//! `{target?, locations: [{file, at: ["<line>:<col> <snippet>"]}], total, files?, leftOut?,
+//! complete?}` (anchors grouped by file, docs/answers.md; `files` only when the answer is
+//! not one file's, `leftOut` counts what the call's filters left out).
 //!
 //! Ranked by file then line, test code after the rest, externals last (by library file
 //! name, never by path); a budget cut thins every file's references before it drops
@@ -138,30 +139,37 @@ impl Tool for NavReferences {
                 "target": t.json(),
                 "locations": groups,
                 "total": total,
-                "files": groups.len(),
             });
+            // One group is one file: the list says it (a cut that dropped it says so in
+            // `dropped`), so the count is left off the wire.
+            if groups.len() != 1 {
+                data["files"] = groups.len().into();
+            }
+            // What the call's own filters left out is not a cut: a count, not a warning
+            // (the sentence cost three times the rows it spoke of on a one-file answer).
+            // A filter that kept nothing still says where the references are.
+            let filtered_all = total == 0 && filter.is_some();
+            if total < before && !filtered_all {
+                data["leftOut"] = (before - total).into();
+            }
             super::nav_common::target::drop_null_target(&mut data);
             mark_incomplete(&mut data, answer.complete);
             let mut payload = Payload::new(data.clone())
                 .generation(content_generation(&data))
                 .list(ListSpec::new("/locations", "files").narrowing(narrowing.clone()))
                 .list(ListSpec::new("/locations/*/at", "references").narrowing(narrowing));
-            if total < before {
-                let by = match (filter.is_some(), exclude_tests) {
-                    (true, true) => "fileFilter and excludeTests",
-                    (true, false) => "fileFilter",
-                    _ => "excludeTests",
+            if total < before && filtered_all {
+                let by = if exclude_tests {
+                    "fileFilter and excludeTests"
+                } else {
+                    "fileFilter"
                 };
-                let mut w = format!("{by} kept {total} of {before} references.");
-                if total == 0 && filter.is_some() {
-                    // Name where they are, so the next filter names a prefix that exists.
-                    let files = all.iter().filter(|a| !is_external(a));
-                    w = format!(
-                        "{by} kept 0 of {before} references; they are in {}.",
-                        where_they_are(files.filter_map(|a| a["file"].as_str()))
-                    );
-                }
-                payload = payload.warn(w);
+                // Name where they are, so the next filter names a prefix that exists.
+                let files = all.iter().filter(|a| !is_external(a));
+                payload = payload.warn(format!(
+                    "{by} kept 0 of {before} references; they are in {}.",
+                    where_they_are(files.filter_map(|a| a["file"].as_str()))
+                ));
             }
             let (payload, crossing_warnings) = crossing::add(&ctx.root, &t.lang, payload, &unseen);
             let warnings = t
