@@ -601,7 +601,7 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
 
 /// One target's outcome.
 enum Outcome {
-    Scored(Tally),
+    Scored(Box<Tally>),
     /// Declared where the server does not analyse (an inactive preprocessor branch).
     Inactive,
     /// No ground truth: the server failed or the map answered in its place.
@@ -804,7 +804,7 @@ fn run_target(
             println!("    SILENT {}:{} in {}", s.0, s.1, enc.unwrap_or("?"));
         }
     }
-    Outcome::Scored(t)
+    Outcome::Scored(Box::new(t))
 }
 
 // ---- the run -----------------------------------------------------------------------------
