@@ -184,14 +184,21 @@ pub struct RefFact {
     pub local: bool,
 }
 
-/// What a mention that is not a [`RefFact`] is: a name imported by an import statement, or
-/// a name the language's queries see used as a value (`@mention` in `refs.scm`: a method
-/// passed as a callback, `getattr(obj, "name")`) that resolution does not turn into an edge.
+/// What a mention that is not a [`RefFact`] is: a name imported by an import statement, a
+/// name the language's queries see used as a value (`@mention` in `refs.scm`: a method
+/// passed as a callback, a class assigned to a variable, `getattr(obj, "name")`), or a word
+/// of a text the grammar leaves unparsed (`@mention.text`: a macro's body).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MentionKind {
     Import,
+    /// A name used as a value. The map links it where the name is known for sure (the
+    /// scope walk, `self`'s members, an import, a typed receiver: `exact`/`import`), never
+    /// by the repository's name alone.
     Value,
+    /// A word of an unparsed text: never linked (the words are not parsed, so no word is
+    /// a use for sure).
+    Text,
 }
 
 /// An occurrence of a name that is not a [`RefFact`] (see [`MentionKind`]). Together the

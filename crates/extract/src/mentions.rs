@@ -167,7 +167,7 @@ fn text_mentions(
         }
         out.push(MentionFact {
             from: defs.innermost(at, at + word.len()),
-            kind: MentionKind::Value,
+            kind: MentionKind::Text,
             name: word.to_string(),
             qualifier: None,
             line: line as u32,

@@ -41,7 +41,7 @@ impl State {
         let values = f
             .mentions
             .iter()
-            .filter(|x| x.from == node && x.kind == MentionKind::Value)
+            .filter(|x| x.from == node && x.kind != MentionKind::Import)
             .filter(|x| {
                 m.defs_named(x.name)
                     .iter()

@@ -25,7 +25,7 @@ use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 6;
+pub(crate) const SCHEMA_VERSION: i64 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -744,6 +744,7 @@ fn mention_code(k: MentionKind) -> u8 {
     match k {
         MentionKind::Import => 0,
         MentionKind::Value => 1,
+        MentionKind::Text => 2,
     }
 }
 
@@ -751,6 +752,7 @@ fn mention_from(c: u8) -> Result<MentionKind, DecodeError> {
     match c {
         0 => Ok(MentionKind::Import),
         1 => Ok(MentionKind::Value),
+        2 => Ok(MentionKind::Text),
         _ => Err(DecodeError),
     }
 }

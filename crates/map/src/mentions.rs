@@ -169,7 +169,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
                     .map(|i| &i.target);
                 (&[EdgeKind::Imports], "import", target)
             }
-            MentionKind::Value => (&[], "value", None),
+            MentionKind::Value | MentionKind::Text => (&[], "value", None),
         };
         out.push(Occurrence {
             from: mention.from,

@@ -49,7 +49,9 @@ use navmap_language::Registry;
 
 use crate::frontend::ModuleResolver;
 use crate::infer;
-use crate::model::{Ix, Model, NO_LINE, Sym, Target, is_function_like, is_type_like, parent_dir};
+use crate::model::{
+    Ix, MentionKind, Model, NO_LINE, Sym, Target, is_function_like, is_type_like, parent_dir,
+};
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// How many candidates an unresolved reference keeps.
@@ -259,8 +261,41 @@ impl<'a> Resolver<'a> {
                 Outcome::Drop => {}
             }
         }
+        if pass == Pass::Uses {
+            self.value_edges(&cx, file, &mut out);
+        }
         dedup_edges(&mut out);
         out
+    }
+
+    /// Names used as values (`cls = JSONEncoder`, `{Validate: email.Validate}`, a property
+    /// read `self.local_part`, a method passed as a callback): a `references` edge where
+    /// the name is known for sure — the scope walk, the receiver's members, an import, a
+    /// typed receiver (`exact`/`import`). A value has no call syntax to confirm it names a
+    /// definition, so the repository's name alone (`name`/`candidate`) does not link it:
+    /// such a mention stays in the unlinked tier. Words of unparsed text never link.
+    fn value_edges(&self, cx: &FileCx, file: Ix, out: &mut Vec<NewEdge>) {
+        let m = self.model;
+        for v in &m.f(file).mentions {
+            if v.kind != MentionKind::Value || m.defs_named(v.name).is_empty() {
+                continue;
+            }
+            let kind = EdgeKind::References;
+            let outcome = match v.qualifier.as_deref() {
+                None => self.resolve_bare(cx, v.from, v.name, kind, 0),
+                Some(q) => self.resolve_qualified(cx, v.from, q, v.name, kind, 0),
+            };
+            if let Outcome::Resolved(dst, conf @ (Confidence::Exact | Confidence::Import)) = outcome
+            {
+                out.push(NewEdge {
+                    src: v.from,
+                    dst,
+                    kind,
+                    conf,
+                    line: v.line,
+                });
+            }
+        }
     }
 
     /// Base lists that don't say which entries are classes and which interfaces
@@ -932,10 +967,14 @@ impl<'a> Resolver<'a> {
         // A path through the module tree (`crate::a::B`, `super::f` and the manifest's
         // path words), or a base type named by its full package path without an import
         // (`implements com.x.base.Builder<T>`).
-        if q.contains("::")
+        // A dotted path whose head names nothing in the file (`new com.x.base.Session(…)`,
+        // `Builder<com.x.base.Session>`) is tried as a package path too, but only a package
+        // of the repository answers: anything else (`window.location`) falls through.
+        let sure_path = q.contains("::")
             || path_keyword.is_some()
-            || matches!(kind, EdgeKind::Extends | EdgeKind::Implements)
-        {
+            || matches!(kind, EdgeKind::Extends | EdgeKind::Implements);
+        let unbound_path = segs.len() > 1 && !cx.bindings.contains_key(segs[0]);
+        if sure_path || unbound_path {
             let f = m.f(cx.file);
             if let Some(lang) = self.registry.by_id(m.lang(f.lang)) {
                 let t = self.modres.resolve(lang, &f.path, q);
@@ -944,7 +983,7 @@ impl<'a> Resolver<'a> {
                         let l = Lookup::Module(fs);
                         return self.member_of_lookup(cx, l, Confidence::Import, name, kind, depth);
                     }
-                    (ImportTarget::External(_), _) => return Outcome::Drop,
+                    (ImportTarget::External(_), _) if sure_path => return Outcome::Drop,
                     _ => {}
                 }
             }

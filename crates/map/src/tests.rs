@@ -7,6 +7,7 @@
 //! - `ref <from qualified name or -> <kind> <name> [<qualifier>]`
 //! - `import <module> [<name>[:<alias>],…|-] [as=<alias>] [reexport]`
 //! - `bind <scope qualified name or -> <name> [<qualifier>.]<Type>` (a binding fact)
+//! - `mention <from qualified name or -> value|text|import <name> [<qualifier>]`
 //! - `syntax-error` sets `had_errors`.
 //!
 //! Module specifiers `./x` resolve to `x.<ext>` next to the importing file; `/x` to
@@ -130,6 +131,26 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     type_name: t,
                     type_qualifier: q,
                     line: line_no,
+                });
+            }
+            ["mention", from, kind, name, rest @ ..] => {
+                let from = (*from != "-").then(|| {
+                    f.defs
+                        .iter()
+                        .rposition(|d| d.qualified_name == *from)
+                        .expect("from")
+                });
+                f.mentions.push(MentionFact {
+                    from,
+                    kind: match *kind {
+                        "value" => MentionKind::Value,
+                        "text" => MentionKind::Text,
+                        _ => MentionKind::Import,
+                    },
+                    name: name.to_string(),
+                    qualifier: rest.first().map(|q| q.to_string()),
+                    line: line_no,
+                    col: 0,
                 });
             }
             ["syntax-error"] => f.had_errors = true,
@@ -1372,4 +1393,40 @@ fn a_lazily_derived_map_answers_as_an_eager_one() {
         answers(&lazy),
         "reopened, changed, then asked"
     );
+}
+
+/// A name used as a value is linked where it is known for sure (the scope walk: `exact`;
+/// an import: `import`), never by the repository's name alone, and a word of unparsed text
+/// (a macro's body) never.
+#[test]
+fn a_value_mention_links_in_scope_and_through_imports_only() {
+    let fx = Fixture::new(&[
+        ("codec", "def class Encoder\n"),
+        ("extra", "def function hook\n"),
+        (
+            "api",
+            "import ./codec Encoder\n\
+             def function factory\ndef function make\n\
+             def function dump\nmention dump value Encoder\nmention dump value factory\n\
+             mention dump value hook\n\
+             def function macro\nmention macro text make\n",
+        ),
+    ]);
+    fx.rebuild();
+    let out = fx.out(&fx.id("api", "dump"));
+    let refs = EdgeKind::References;
+    assert!(
+        has(&out, &fx.id("codec", "Encoder"), refs, Confidence::Import),
+        "{out:?}"
+    );
+    assert!(
+        has(&out, &fx.id("api", "factory"), refs, Confidence::Exact),
+        "{out:?}"
+    );
+    // `hook` is only a name somewhere else: no edge (it stays an unlinked mention).
+    assert!(
+        !out.iter().any(|e| e.0 == fx.id("extra", "hook")),
+        "{out:?}"
+    );
+    assert!(fx.out(&fx.id("api", "macro")).is_empty());
 }

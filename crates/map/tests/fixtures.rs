@@ -1784,3 +1784,65 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
         );
     }
 }
+
+/// The in-edges of `id` that are `references` from a resolved use: (source, confidence).
+fn value_users(b: &Built, id: &str) -> Vec<(String, Confidence)> {
+    b.edges(id, Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::References && n.resolved)
+        .map(|n| (n.node.id, n.confidence))
+        .collect()
+}
+
+/// Python: a nested function returned as a value (`return make` in a pytest fixture, the
+/// factory shape) is a use of it from the enclosing function, found by the scope walk:
+/// `exact` (before: an unlinked mention only).
+#[test]
+fn py_a_nested_function_returned_as_a_value_is_used_by_its_encloser() {
+    let b = build(CASES.iter().find(|c| c.dir == "py").unwrap());
+    let users = value_users(&b, "py:tests/conftest.py#make_store.make");
+    assert!(
+        users.contains(&("py:tests/conftest.py#make_store".into(), Confidence::Exact)),
+        "{users:?}"
+    );
+    // The tests' `make_store` parameters name the fixture's value, not the function.
+    let fixture = value_users(&b, "py:tests/conftest.py#make_store");
+    assert!(fixture.is_empty(), "{fixture:?}");
+}
+
+/// Go: package functions in a table (`[]Checker{{Validate: email.Validate}, {Validate:
+/// tok.Validate}}`) are uses of them through the imports, the alias included: `import`
+/// (before: unlinked mentions only).
+#[test]
+fn go_a_package_function_used_as_a_value_is_linked_through_the_import() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    for id in [
+        "go:util/email/email.go#Validate",
+        "go:util/token/token.go#Validate",
+    ] {
+        let users = value_users(&b, id);
+        assert!(
+            users.contains(&("go:api/api.go#checkers".into(), Confidence::Import)),
+            "{id}: {users:?}"
+        );
+    }
+}
+
+/// Java: a class named by its full package path without an import, as generated code does
+/// (`Builder<com.example.shop.base.Session>`, `new com.example.shop.base.Session(…)`), is
+/// a use of it (before: only an `implements` base was followed down the package path).
+#[test]
+fn java_a_fully_qualified_class_is_used_where_it_is_named() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let session = "java:src/main/java/com/example/shop/base/Session.java#Session";
+    let users: Vec<String> = b
+        .edges(session, Direction::In)
+        .into_iter()
+        .filter(|n| n.resolved && n.edge != EdgeKind::Imports)
+        .map(|n| n.node.id)
+        .collect();
+    let builder = "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder";
+    for user in [builder.to_string(), format!("{builder}.build")] {
+        assert!(users.contains(&user), "{user}: {users:?}");
+    }
+}
