@@ -16,7 +16,10 @@
 //!   1. *linked elsewhere*: the same enclosing definition has a non-candidate edge at that
 //!      line to another definition of that name, and the mentions there with the same
 //!      qualifier go with it (`x.get()` resolved to `Cache.get` is not a use of
-//!      `Store.get`); for an import, a use in the file resolved for sure elsewhere;
+//!      `Store.get`), unless that definition is a member of a type the target's type
+//!      derives from (`input.path` linked to `Input.path` may reach `Lazy.path` when
+//!      `Lazy implements Input`); for an import, a use in the file resolved for sure
+//!      elsewhere;
 //!   2. *a receiver of a known other type*: the qualifier is a name bound to a type
 //!      (`s: Cache`, `s = Cache()`) that is not the target's type nor one of its subtypes
 //!      or supertypes (a receiver typed as an interface the target's type implements may
@@ -84,6 +87,10 @@ impl State {
                 related
             })
             .unwrap_or_default();
+        // Rule 1's exception: a use linked to a member of a type the target's type derives
+        // from (`input.path` with `input: Input`, linked to `Input.path`) may dispatch to
+        // the target (`Lazy.path`, `Lazy implements Input`).
+        let bases = owner.map(|o| supertypes(m, o)).unwrap_or_default();
         let target_dir = t.file.map(|f| m.f(f).dir().to_string()).unwrap_or_default();
         for fix in m.files_mentioning(sym) {
             let f = m.f(fix);
@@ -91,7 +98,7 @@ impl State {
             // Rule 1: (enclosing, qualifier) pairs whose use resolved to another definition.
             let elsewhere: HashSet<(Ix, Option<&str>)> = occurrences
                 .iter()
-                .filter(|o| linked_elsewhere(m, o, sym, target))
+                .filter(|o| linked_elsewhere(m, o, sym, target, &bases))
                 .map(|o| (o.from, o.qualifier))
                 .collect();
             for o in &occurrences {
@@ -224,8 +231,10 @@ fn import_elsewhere(m: &Model, fix: Ix, to: &Target, sym: Sym) -> bool {
 /// Rule 1: an edge from the same enclosing definition, at this line, to another
 /// definition of the name, resolved for sure. A variant of the target (the same qualified
 /// name in the same file, `f` and `f~2`: a function defined in each branch of an `#if`)
-/// is not another definition: which one the use reaches is the build's choice.
-fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix) -> bool {
+/// is not another definition: which one the use reaches is the build's choice; nor is a
+/// member of one of `bases` (the types the target's type derives from), which the use may
+/// reach by dispatch.
+fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix, bases: &HashSet<Ix>) -> bool {
     let t = m.n(target);
     m.out[o.from as usize].iter().any(|e| {
         let other = m.n(e.other);
@@ -234,6 +243,7 @@ fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix) -> bool {
             && e.conf != Confidence::Candidate
             && other.name == sym
             && !(other.file == t.file && other.qname == t.qname)
+            && !other.parent.is_some_and(|p| bases.contains(&p))
     })
 }
 
