@@ -43,6 +43,11 @@ pub struct Manifest {
     /// enclosing type. The map resolves such calls with `exact` confidence.
     #[serde(default)]
     pub receivers: Vec<String>,
+    /// Words that, as a qualifier, mean the enclosing type's bases (`super`): `super.f()`
+    /// is a call of `f` as a base of the enclosing type has it. A word ending in `()` also
+    /// matches that call with arguments (`super()` matches `super(Derived, self)`).
+    #[serde(default)]
+    pub base_receivers: Vec<String>,
     /// A call on a receiver of unknown type (`c.validate(v)` with `c` untyped) may reach a
     /// method of any type the file can see, not only a top-level function: set for
     /// languages whose functions all live in types. Such calls get `candidate` edges only.

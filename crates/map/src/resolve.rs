@@ -528,6 +528,39 @@ impl<'a> Resolver<'a> {
     /// Whether `q`, standing alone as a qualifier in `file`, means the enclosing type's
     /// instance or the type itself: the file's language lists it in its manifest's
     /// `receivers` (the words are language data, not the map's).
+    /// Whether `q` is one of the language's `base_receivers` (`super`, `super()`, the
+    /// latter with any arguments: `super(Derived, self)`).
+    fn is_base_receiver(&self, file: Ix, q: &str) -> bool {
+        let m = self.model;
+        let Some(lang) = self.registry.by_id(m.lang(m.f(file).lang)) else {
+            return false;
+        };
+        lang.manifest.base_receivers.iter().any(|w| {
+            w == q
+                || w.strip_suffix(')').is_some_and(|open| {
+                    w.ends_with("()") && q.starts_with(open) && q.ends_with(')')
+                })
+        })
+    }
+
+    /// `super.f()` in a method: `f` as a base of the enclosing type has it (the first
+    /// base, in declaration order, that has it), `exact`.
+    fn base_member(&self, from: Ix, name: Sym, kind: EdgeKind) -> Outcome {
+        let m = self.model;
+        let Some(t) = self.enclosing_type(from) else {
+            return Outcome::Drop;
+        };
+        for e in &m.out[t as usize] {
+            if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                && e.conf != Confidence::Candidate
+                && let Some(d) = self.member(e.other, name, kind, 1)
+            {
+                return Outcome::Resolved(d, Confidence::Exact);
+            }
+        }
+        Outcome::Drop
+    }
+
     fn is_receiver(&self, file: Ix, q: &str) -> bool {
         let m = self.model;
         self.registry
@@ -870,6 +903,9 @@ impl<'a> Resolver<'a> {
         }
         let m = self.model;
         let path_keyword = self.path_keyword(cx, q);
+        if self.is_base_receiver(cx.file, q) {
+            return self.base_member(from, name, kind);
+        }
         if self.is_receiver(cx.file, q) {
             match self
                 .enclosing_type(from)

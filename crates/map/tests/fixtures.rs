@@ -1846,3 +1846,59 @@ fn java_a_fully_qualified_class_is_used_where_it_is_named() {
         assert!(users.contains(&user), "{user}: {users:?}");
     }
 }
+
+/// A map built over the given files (path, text) in a fresh directory.
+fn build_tree(files: &[(&str, &str)]) -> Built {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let (map, warnings) = Map::open(
+        MapConfig::new(dir.path()),
+        Arc::new(navmap_grammars::registry()),
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let first = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    Built { dir, map, first }
+}
+
+/// Python: `super(BytesGenerator, self)._handle_text(msg)` (the stdlib's `email.generator`)
+/// and `super().put(…)` call the base class's method (the manifest's `base_receivers`):
+/// `exact` (before: no edge, `super(…)` was no receiver the map knew).
+#[test]
+fn py_a_call_through_super_reaches_the_base_classs_method() {
+    let b = build_tree(&[
+        (
+            "gen.py",
+            "class Generator:\n    def _handle_text(self, msg):\n        pass\n\n    def put(self, k):\n        pass\n",
+        ),
+        (
+            "bytes_gen.py",
+            "from gen import Generator\n\n\nclass BytesGenerator(Generator):\n    def _handle_text(self, msg):\n        super(BytesGenerator, self)._handle_text(msg)\n\n    def put(self, k):\n        super().put(k)\n",
+        ),
+    ]);
+    for (base, from) in [
+        (
+            "py:gen.py#Generator._handle_text",
+            "py:bytes_gen.py#BytesGenerator._handle_text",
+        ),
+        (
+            "py:gen.py#Generator.put",
+            "py:bytes_gen.py#BytesGenerator.put",
+        ),
+    ] {
+        let callers: Vec<(String, Confidence)> = b
+            .edges(base, Direction::In)
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::Calls)
+            .map(|n| (n.node.id, n.confidence))
+            .collect();
+        assert!(
+            callers.contains(&(from.to_string(), Confidence::Exact)),
+            "{base}: {callers:?}"
+        );
+    }
+}
