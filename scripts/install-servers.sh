@@ -12,6 +12,9 @@
 # test. A language not in this
 # build's registry is left out; an install that fails is reported and makes the script
 # exit 1, so that CI stops before running tests against a missing server.
+#
+# With language ids as arguments (`bash scripts/install-servers.sh java`) only those are
+# installed, and not the MCP Python SDK: to check one server's install from scratch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NAVMAP_DATA_DIR="$PWD/.tools"
@@ -20,6 +23,8 @@ cargo build -q -p navmap || exit 1
 navmap="${CARGO_TARGET_DIR:-target}/debug/navmap"
 
 want=(py ts rs go c cpp java php sh lua)
+only=("$@")
+if (( ${#only[@]} )); then want=("${only[@]}"); fi
 known=$("$navmap" servers --json | python3 -c 'import json,sys; print(" ".join(s["language"] for s in json.load(sys.stdin)["servers"]))')
 langs=()
 for l in "${want[@]}"; do
@@ -32,7 +37,7 @@ rc=$?
 # The official MCP Python SDK, the client of the streamable HTTP test
 # (crates/server/tests/http.rs), in a venv of its own: never installed globally.
 sdk="$NAVMAP_DATA_DIR/mcp-sdk"
-if ! "$sdk/bin/python" -c 'import mcp.client.streamable_http' 2>/dev/null; then
+if (( ${#only[@]} == 0 )) && ! "$sdk/bin/python" -c 'import mcp.client.streamable_http' 2>/dev/null; then
   echo "install-servers: installing the MCP Python SDK into $sdk" >&2
   { python3 -m venv "$sdk" && "$sdk/bin/pip" install -q 'mcp==2.3.0'; } || rc=1
 fi

@@ -219,6 +219,13 @@ pub struct LspManifest {
     /// (jdtls whose Maven import failed answers `[]`).
     #[serde(default)]
     pub setup_failures: Vec<FailureHint>,
+    /// How the server reports its work besides LSP's `$/progress`
+    /// (`[[lsp.progress_notifications]]`): a notification of its own per task, begun and
+    /// ended. While one of its tasks has not ended the server counts as indexing, like an
+    /// active `$/progress` token (jdtls's Maven import, asked for with its
+    /// `extendedClientCapabilities.progressReportProvider`, reports only so).
+    #[serde(default)]
+    pub progress_notifications: Vec<ProgressNotification>,
     /// Ask for references with `includeDeclaration: true` even when the declaration is
     /// not wanted, and leave it out on navmap's side (where `definition` points): for a
     /// server that answers `[]` to `includeDeclaration: false` (jdtls).
@@ -330,6 +337,18 @@ pub struct ScopeCause {
     #[serde(default)]
     pub absent: Vec<String>,
     pub reason: String,
+}
+
+/// One `[[lsp.progress_notifications]]` entry: the notification `method` whose params
+/// carry a task's identity in the field `id`, its title in `title`, and `done` (a
+/// boolean field) true on the task's last report.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressNotification {
+    pub method: String,
+    pub id: String,
+    pub title: String,
+    pub done: String,
 }
 
 /// One `[[lsp.failure_hints]]` or `[[lsp.setup_failures]]` entry.

@@ -116,6 +116,43 @@ impl Health {
     }
 }
 
+impl Health {
+    /// One of the server's own progress notifications (the manifest's
+    /// `[[lsp.progress_notifications]]`): a task not yet done is active work, as a
+    /// `$/progress` token between `begin` and `end` is. Its tasks are kept apart from
+    /// `$/progress` tokens by the method's name in front of their id.
+    pub(crate) fn own_progress(
+        &mut self,
+        rule: &navmap_language::ProgressNotification,
+        params: &Value,
+        now: Instant,
+    ) {
+        let id = match params.get(rule.id.as_str()) {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => return,
+            Some(other) => other.to_string(),
+        };
+        let token = format!("{}/{id}", rule.method);
+        let title = params
+            .get(rule.title.as_str())
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let done = params
+            .get(rule.done.as_str())
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.last_activity = now;
+        if done {
+            self.progress.remove(&token);
+            self.analysed = true;
+        } else if self.progress.insert(token, title).is_none() {
+            // A task begun; its later reports only update the title.
+            self.busy_epoch += 1;
+        }
+    }
+}
+
 /// What the reader needs to answer the server's own requests.
 pub struct ServerContext {
     /// The manifest's settings, answered to `workspace/configuration` by section.
@@ -125,6 +162,9 @@ pub struct ServerContext {
     /// The manifest's `[[lsp.setup_failures]]`: error messages by which the server says
     /// it could not set the project up.
     pub setup_failures: Vec<navmap_language::FailureHint>,
+    /// The manifest's `[[lsp.progress_notifications]]`: the server's own progress
+    /// notifications, read like `$/progress`.
+    pub progress_notifications: Vec<navmap_language::ProgressNotification>,
 }
 
 struct Shared {
@@ -681,7 +721,18 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
                 }
             }
         }
-        _ => {}
+        _ => {
+            if let Some(rule) = shared
+                .context
+                .progress_notifications
+                .iter()
+                .find(|p| p.method == method)
+            {
+                shared
+                    .health
+                    .send_modify(|h| h.own_progress(rule, params, Instant::now()));
+            }
+        }
     }
 }
 
@@ -724,6 +775,56 @@ mod tests {
         assert_eq!(settings_section(&s, Some("a.b")), json!(1));
         assert_eq!(settings_section(&s, Some("pyright")), Value::Null);
         assert_eq!(settings_section(&s, None), s);
+    }
+
+    #[test]
+    fn a_servers_own_progress_notifications_are_work_until_done() {
+        let rule = navmap_language::ProgressNotification {
+            method: "language/progressReport".into(),
+            id: "id".into(),
+            title: "task".into(),
+            done: "complete".into(),
+        };
+        let t0 = Instant::now();
+        let mut h = Health {
+            alive: true,
+            exit: None,
+            initialized: true,
+            progress: BTreeMap::new(),
+            quiescent: None,
+            status_message: None,
+            last_activity: t0,
+            busy_epoch: 0,
+            analysed: false,
+            setup_failure: None,
+        };
+        let settle = Duration::from_millis(300);
+        let later = t0 + settle * 2;
+        let report = |task: &str, complete: bool| json!({"id": "a1", "task": task, "status": "27%", "complete": complete});
+        h.own_progress(&rule, &report("Importing Maven project(s)", false), t0);
+        assert_eq!(
+            h.readiness(later, settle),
+            Readiness::Indexing("Importing Maven project(s)".into())
+        );
+        assert_eq!(h.busy_epoch, 1);
+        // A later report of the same task is the same work, under its new title.
+        h.own_progress(&rule, &report("Configuring java project shop", false), t0);
+        assert_eq!(h.busy_epoch, 1);
+        assert_eq!(
+            h.readiness(later, settle),
+            Readiness::Indexing("Configuring java project shop".into())
+        );
+        assert!(!h.analysed);
+        // A task that is reported done at once is no work at all.
+        let other = json!({"id": "b2", "task": "Building", "complete": true});
+        h.own_progress(&rule, &other, t0);
+        assert!(matches!(h.readiness(later, settle), Readiness::Indexing(_)));
+        h.own_progress(&rule, &report("Creating link.", true), t0);
+        assert_eq!(h.readiness(later, settle), Readiness::Ready);
+        assert!(h.analysed);
+        // Without the id field the notification says nothing about a task.
+        h.own_progress(&rule, &json!({"task": "x", "complete": false}), t0);
+        assert_eq!(h.readiness(later, settle), Readiness::Ready);
     }
 
     #[test]

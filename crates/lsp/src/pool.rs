@@ -793,6 +793,10 @@ async fn start(
             .as_ref()
             .map(|l| l.setup_failures.clone())
             .unwrap_or_default(),
+        progress_notifications: lsp
+            .as_ref()
+            .map(|l| l.progress_notifications.clone())
+            .unwrap_or_default(),
     };
     // The program by its full path, and a PATH that holds the data dir's and the project's
     // bin directories, so that servers start (and find their helpers) without PATH edits.

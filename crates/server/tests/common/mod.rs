@@ -245,6 +245,42 @@ pub async fn incoming(c: &Client, node_id: &str) -> Value {
     .await
 }
 
+/// Asks `tool` until `done` holds for the answer, for at most `within`: a server that is
+/// still starting or indexing may answer "not yet" (`LSP_NOT_READY`, or `LSP_TIMEOUT`
+/// from a cold JVM on a loaded machine) or an answer marked incomplete; both are asked
+/// again, after a pause. Returns the first answer `done` accepts, or the last one when
+/// time runs out, for the caller's assertions to judge (every answer asked again is
+/// printed). For servers whose first start on a fresh machine fetches and indexes for
+/// minutes (jdtls's Maven import downloads Maven's plugins into an empty repository).
+pub async fn ask_until(
+    c: &Client,
+    tool: &str,
+    args: Value,
+    within: std::time::Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let until = std::time::Instant::now() + within;
+    loop {
+        let env = call(c, tool, args.clone()).await;
+        let not_yet = if env["ok"] == false {
+            matches!(err_code(&env), "LSP_NOT_READY" | "LSP_TIMEOUT")
+        } else {
+            !done(&env)
+        };
+        if !not_yet || std::time::Instant::now() >= until {
+            return env;
+        }
+        eprintln!("{tool}: asked again after {env}");
+        tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    }
+}
+
+/// An answer that does not say it may be incomplete (`complete` is only written when
+/// false).
+pub fn complete(env: &Value) -> bool {
+    env["data"]["complete"] != false
+}
+
 /// An answer is within its budget: `tokenBudget.used` (equal to the text's chars/4) when
 /// the envelope reports it, else the text's chars/4 against the default budget — the
 /// envelope leaves `tokenBudget` off only for the default budget of an uncut answer.
