@@ -121,11 +121,18 @@ impl Health {
     /// `[[lsp.progress_notifications]]`): a task not yet done is active work, as a
     /// `$/progress` token between `begin` and `end` is. Its tasks are kept apart from
     /// `$/progress` tokens by the method's name in front of their id.
+    ///
+    /// Unlike `$/progress`, such a task is neither "work begun" (`busy_epoch`) nor
+    /// activity (`last_activity`): the server reports the request's own work the same way
+    /// (jdtls reports a "Background task" for every `callHierarchy/incomingCalls`, begun
+    /// after the request and done before its answer), with no token of navmap's to tell it
+    /// apart, and counting it would mark every such answer incomplete. A task still
+    /// running when the answer comes, or when the question is about to be asked, makes the
+    /// server "indexing", and that is what holds the answer back.
     pub(crate) fn own_progress(
         &mut self,
         rule: &navmap_language::ProgressNotification,
         params: &Value,
-        now: Instant,
     ) {
         let id = match params.get(rule.id.as_str()) {
             Some(Value::String(s)) => s.clone(),
@@ -142,13 +149,12 @@ impl Health {
             .get(rule.done.as_str())
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        self.last_activity = now;
         if done {
             self.progress.remove(&token);
             self.analysed = true;
-        } else if self.progress.insert(token, title).is_none() {
-            // A task begun; its later reports only update the title.
-            self.busy_epoch += 1;
+        } else {
+            // Begun, or a later report of the same task under its new title.
+            self.progress.insert(token, title);
         }
     }
 }
@@ -728,9 +734,7 @@ fn on_notification(shared: &Shared, method: &str, params: &Value) {
                 .iter()
                 .find(|p| p.method == method)
             {
-                shared
-                    .health
-                    .send_modify(|h| h.own_progress(rule, params, Instant::now()));
+                shared.health.send_modify(|h| h.own_progress(rule, params));
             }
         }
     }
@@ -801,15 +805,13 @@ mod tests {
         let settle = Duration::from_millis(300);
         let later = t0 + settle * 2;
         let report = |task: &str, complete: bool| json!({"id": "a1", "task": task, "status": "27%", "complete": complete});
-        h.own_progress(&rule, &report("Importing Maven project(s)", false), t0);
+        h.own_progress(&rule, &report("Importing Maven project(s)", false));
         assert_eq!(
             h.readiness(later, settle),
             Readiness::Indexing("Importing Maven project(s)".into())
         );
-        assert_eq!(h.busy_epoch, 1);
         // A later report of the same task is the same work, under its new title.
-        h.own_progress(&rule, &report("Configuring java project shop", false), t0);
-        assert_eq!(h.busy_epoch, 1);
+        h.own_progress(&rule, &report("Configuring java project shop", false));
         assert_eq!(
             h.readiness(later, settle),
             Readiness::Indexing("Configuring java project shop".into())
@@ -817,13 +819,16 @@ mod tests {
         assert!(!h.analysed);
         // A task that is reported done at once is no work at all.
         let other = json!({"id": "b2", "task": "Building", "complete": true});
-        h.own_progress(&rule, &other, t0);
+        h.own_progress(&rule, &other);
         assert!(matches!(h.readiness(later, settle), Readiness::Indexing(_)));
-        h.own_progress(&rule, &report("Creating link.", true), t0);
+        h.own_progress(&rule, &report("Creating link.", true));
         assert_eq!(h.readiness(later, settle), Readiness::Ready);
         assert!(h.analysed);
+        // Neither work begun nor activity: a task begun and done while a request runs
+        // (the request's own search) leaves its answer complete.
+        assert_eq!((h.busy_epoch, h.last_activity), (0, t0));
         // Without the id field the notification says nothing about a task.
-        h.own_progress(&rule, &json!({"task": "x", "complete": false}), t0);
+        h.own_progress(&rule, &json!({"task": "x", "complete": false}));
         assert_eq!(h.readiness(later, settle), Readiness::Ready);
     }
 
