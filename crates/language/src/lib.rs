@@ -252,6 +252,11 @@ pub struct LspManifest {
     /// has in navmap's own environment.
     #[serde(default)]
     pub env: Vec<EnvAddition>,
+    /// Variables of navmap's environment the server is started without
+    /// (`env_remove`): jdtls with `CI` set (as every CI runner sets it) answers
+    /// `references` and incoming calls with `[]` (docs/lsp.md).
+    #[serde(default)]
+    pub env_remove: Vec<String>,
 }
 
 /// One `[[lsp.files]]` entry: `text` written to `path` (see [`LspManifest::files`]).

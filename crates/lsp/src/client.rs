@@ -201,6 +201,7 @@ impl Client {
     pub fn spawn(
         command: &[String],
         env: &[(String, String)],
+        env_remove: &[String],
         cwd: &Path,
         context: ServerContext,
         stderr_ring: (usize, usize),
@@ -209,6 +210,9 @@ impl Client {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty server command")
         })?;
         let mut cmd = tokio::process::Command::new(program);
+        for name in env_remove {
+            cmd.env_remove(name);
+        }
         cmd.args(args)
             .current_dir(cwd)
             .envs(env.iter().map(|(k, v)| (k, v)))

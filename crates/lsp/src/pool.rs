@@ -858,9 +858,12 @@ async fn start(
             std::io::Error::other(e),
         ));
     }
+    // Variables the manifest keeps from the server; the pool's own `env` may still set them.
+    let env_remove = lsp.as_ref().map_or(&[][..], |l| &l.env_remove[..]);
     let client = match Client::spawn(
         &command,
         &env,
+        env_remove,
         &pool.root,
         context,
         (config.stderr_lines, config.stderr_line_chars),
