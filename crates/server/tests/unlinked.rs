@@ -398,10 +398,19 @@ async fn nav_implementations_names_the_files_tsserver_does_not_see() {
         ],
     );
     let c = serve_built(root).await;
-    let env = call(
+    // tsserver still loading its project (a loaded machine) answers with the class alone,
+    // marked incomplete: asked again until `src/fancy.ts`, which it does see, is listed.
+    let lists_fancy = |env: &Value| {
+        env["data"]["locations"]
+            .as_array()
+            .is_some_and(|gs| gs.iter().any(|g| g["file"] == "src/fancy.ts"))
+    };
+    let env = ask_until(
         &c,
         "nav_implementations",
         json!({"nodeId": "ts:src/store.ts#Store"}),
+        std::time::Duration::from_secs(120),
+        lists_fancy,
     )
     .await;
     let d = ok(&env);
