@@ -838,7 +838,7 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
     model.put_node(
         ix,
         Node {
-            id: id.into_boxed_str(),
+            id: id.into(),
             kind: NodeKind::Module,
             name,
             qname: package.into(),
