@@ -467,8 +467,8 @@ impl Model {
             .unwrap_or(&[])
     }
 
-    /// Gives back what growing the node-indexed tables reserved beyond the last node (up to
-    /// half of them, after a load).
+    /// Gives back what growing the tables and lists reserved beyond their length (up to half
+    /// of each, after a load).
     pub fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
         self.out.shrink_to_fit();
@@ -476,6 +476,17 @@ impl Model {
         self.files.shrink_to_fit();
         for list in self.out.iter_mut().chain(self.inc.iter_mut()) {
             list.shrink_to_fit();
+        }
+        for list in self
+            .by_name
+            .iter_mut()
+            .chain(self.users_by_name.iter_mut())
+            .chain(self.mentioners_by_name.iter_mut())
+        {
+            list.shrink_to_fit();
+        }
+        for node in self.nodes.iter_mut().flatten() {
+            node.children.shrink_to_fit();
         }
     }
 
