@@ -322,9 +322,9 @@ impl Db {
             // Borrowed from SQLite's row, not copied: a copy of every blob was a tenth of
             // a one-file rebuild's page faults (issue 19).
             let blob = |i: usize| -> Result<Option<&[u8]>> {
-                Ok(r.get_ref(i)?
+                r.get_ref(i)?
                     .as_blob_or_null()
-                    .map_err(|e| MapError::Internal(format!("corrupt map database: {e}")))?)
+                    .map_err(|e| MapError::Internal(format!("corrupt map database: {e}")))
             };
             let nodes = blob(9)?;
             let facts = blob(10)?;
