@@ -34,7 +34,7 @@ pub mod freshness;
 pub mod http;
 pub mod map_folder;
 pub mod mcp;
-mod memory;
+pub mod memory;
 mod paths;
 mod rebuild_cli;
 mod servers_cli;
