@@ -622,6 +622,11 @@ impl Inner {
             "import targets"
         );
         let t = Instant::now();
+        // A map opened to rebuild only kept mentions encoded: the files about to be
+        // re-resolved need theirs (value uses link as references).
+        for &f in &order {
+            db::decode_kept_mentions(model, f)?;
+        }
         let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
         for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
             progress(Progress {

@@ -733,8 +733,18 @@ fn decode_facts(
         rec.mentions_raw = Some(r.rest().into());
         return Ok(());
     }
+    decode_mentions(&mut r, model, rec)
+}
+
+/// The mentions part of a facts blob (where `decode_facts` stopped), to its end.
+fn decode_mentions(
+    r: &mut Reader,
+    model: &mut Model,
+    rec: &mut FileRec,
+) -> Result<(), DecodeError> {
     let n = r.u64()?;
-    rec.mentions.reserve_exact(exact(n));
+    rec.mentions
+        .reserve_exact(n.min(r.remaining() as u64) as usize);
     for _ in 0..n {
         let from = r.u32()?;
         if model.node(from).is_none() {
@@ -753,6 +763,38 @@ fn decode_facts(
         return Err(DecodeError);
     }
     Ok(())
+}
+
+/// Decodes the mentions a map opened to rebuild only kept encoded, for a file about to be
+/// re-resolved: resolution reads its value mentions (a value use links as a reference).
+pub(crate) fn decode_kept_mentions(model: &mut Model, fix: Ix) -> Result<()> {
+    let Some(raw) = model.f_mut(fix).mentions_raw.take() else {
+        return Ok(());
+    };
+    let mut rec = std::mem::replace(
+        model.f_mut(fix),
+        FileRec {
+            path: Box::from(""),
+            lang: 0,
+            size: 0,
+            mtime: 0,
+            hash: [0; 32],
+            skipped: None,
+            lines: 0,
+            had_errors: false,
+            node: None,
+            defs: vec![],
+            refs: vec![],
+            imports: vec![],
+            bindings: vec![],
+            mentions: vec![],
+            mentions_raw: None,
+            stale: false,
+        },
+    );
+    let decoded = decode_mentions(&mut Reader::new(&raw), model, &mut rec);
+    *model.f_mut(fix) = rec;
+    decoded.map_err(|_| MapError::Internal(format!("corrupt map database: mentions of file {fix}")))
 }
 
 fn mention_code(k: MentionKind) -> u8 {
