@@ -192,6 +192,31 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
+/// `<label> ratio navmap/<other>: <figures>` — navmap's ratio to the second program, one
+/// `(name, ours, theirs)` per figure; nothing when only navmap ran.
+fn print_ratio(label: &str, programs: &[Program], figures: &[(&str, f64, f64)]) {
+    let [ours, theirs, ..] = programs else {
+        return;
+    };
+    let figures: Vec<String> = figures
+        .iter()
+        .map(|(name, a, b)| {
+            let r = ratio(*a, *b);
+            if name.is_empty() {
+                r
+            } else {
+                format!("{name} {r}")
+            }
+        })
+        .collect();
+    println!(
+        "{label} ratio {}/{}: {}",
+        ours.name,
+        theirs.name,
+        figures.join(", ")
+    );
+}
+
 /// One figure for every program, then navmap's ratio to each other program.
 fn report(what: &str, programs: &[Program], figures: &[Option<Summary>], runs: usize) {
     for (p, s) in programs.iter().zip(figures) {
@@ -204,13 +229,14 @@ fn report(what: &str, programs: &[Program], figures: &[Option<Summary>], runs: u
         }
     }
     if let (Some(Some(ours)), Some(Some(theirs))) = (figures.first(), figures.get(1)) {
-        println!(
-            "CLI {what} ratio {}/{}: CPU {}, wall {}, peak RSS {}",
-            programs[0].name,
-            programs[1].name,
-            ratio(ours.cpu, theirs.cpu),
-            ratio(ours.wall, theirs.wall),
-            ratio(ours.rss, theirs.rss)
+        print_ratio(
+            &format!("CLI {what}"),
+            programs,
+            &[
+                ("CPU", ours.cpu, theirs.cpu),
+                ("wall", ours.wall, theirs.wall),
+                ("peak RSS", ours.rss, theirs.rss),
+            ],
         );
     }
 }
@@ -375,13 +401,8 @@ pub(crate) fn initialize(programs: &[Program], root: &Path, dbs: &[PathBuf]) {
             );
         }
     }
-    if medians.len() > 1 {
-        println!(
-            "MCP initialize ratio {}/{}: {}",
-            programs[0].name,
-            programs[1].name,
-            ratio(medians[0], medians[1])
-        );
+    if let [ours, theirs, ..] = medians[..] {
+        print_ratio("MCP initialize", programs, &[("", ours, theirs)]);
     }
 }
 
@@ -450,13 +471,8 @@ pub(crate) fn serve_after_queries(
         );
         rss.push(now_mb);
     }
-    if rss.len() > 1 {
-        println!(
-            "MCP serve RSS ratio {}/{}: {}",
-            programs[0].name,
-            programs[1].name,
-            ratio(rss[0], rss[1])
-        );
+    if let [ours, theirs, ..] = rss[..] {
+        print_ratio("MCP serve RSS", programs, &[("", ours, theirs)]);
     }
 }
 

@@ -199,7 +199,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             model.put_node(
                 ix,
                 Node {
-                    id: id::file_id(&lang_id, &u.path).into_boxed_str(),
+                    id: id::file_id(&lang_id, &u.path).into(),
                     kind: NodeKind::File,
                     name,
                     qname: u.path.clone().into_boxed_str(),
@@ -228,7 +228,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
 
     // Definitions: match by node ID.
     let old_defs = std::mem::take(&mut model.f_mut(fix).defs);
-    let mut old_by_id: HashMap<Box<str>, Ix> = old_defs
+    let mut old_by_id: HashMap<std::sync::Arc<str>, Ix> = old_defs
         .iter()
         .map(|&ix| (model.n(ix).id.clone(), ix))
         .collect();
@@ -278,7 +278,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 model.put_node(
                     ix,
                     Node {
-                        id: node_id.into_boxed_str(),
+                        id: node_id.into(),
                         kind: d.kind,
                         name,
                         qname: d.qualified_name.clone().into_boxed_str(),
@@ -375,7 +375,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .qualifier
                 .as_deref()
                 .filter(|q| !q.is_empty())
-                .map(Box::from),
+                .map(|q| model.names.intern(q)),
             line: r.line,
             col: r.col,
             local: r.local,
@@ -396,7 +396,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .qualifier
                 .as_deref()
                 .filter(|q| !q.is_empty())
-                .map(Box::from),
+                .map(|q| model.names.intern(q)),
             line: m.line,
             col: m.col,
         })

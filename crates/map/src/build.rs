@@ -622,6 +622,11 @@ impl Inner {
             "import targets"
         );
         let t = Instant::now();
+        // A map opened to rebuild only kept mentions encoded: the files about to be
+        // re-resolved need theirs (value uses link as references).
+        for &f in &order {
+            db::decode_kept_mentions(model, f)?;
+        }
         let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
         for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
             progress(Progress {
@@ -838,7 +843,7 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
     model.put_node(
         ix,
         Node {
-            id: id.into_boxed_str(),
+            id: id.into(),
             kind: NodeKind::Module,
             name,
             qname: package.into(),

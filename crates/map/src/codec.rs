@@ -98,6 +98,11 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(bytes).map_err(|_| DecodeError)
     }
 
+    /// How many bytes are not read yet (a bound on any count still to come).
+    pub fn remaining(&self) -> usize {
+        self.buf.len().saturating_sub(self.pos)
+    }
+
     /// Everything not read yet (consumed).
     pub fn rest(&mut self) -> &'a [u8] {
         let rest = self.buf.get(self.pos..).unwrap_or(&[]);

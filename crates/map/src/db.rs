@@ -281,7 +281,7 @@ impl Db {
             model.put_node(
                 ix,
                 Node {
-                    id: crate::id::external_id(&lang, &package).into_boxed_str(),
+                    id: crate::id::external_id(&lang, &package).into(),
                     kind: NodeKind::Module,
                     name,
                     qname: package.into_boxed_str(),
@@ -319,9 +319,16 @@ impl Db {
                 Some(s) => Some(SkipReason::parse(&s).ok_or_else(|| bad("skip reason"))?),
                 None => None,
             };
-            let nodes: Option<Vec<u8>> = r.get(9)?;
-            let facts: Option<Vec<u8>> = r.get(10)?;
-            let edges: Option<Vec<u8>> = r.get(11)?;
+            // Borrowed from SQLite's row, not copied: a copy of every blob was a tenth of
+            // a one-file rebuild's page faults (issue 19).
+            let blob = |i: usize| -> Result<Option<&[u8]>> {
+                r.get_ref(i)?
+                    .as_blob_or_null()
+                    .map_err(|e| MapError::Internal(format!("corrupt map database: {e}")))
+            };
+            let nodes = blob(9)?;
+            let facts = blob(10)?;
+            let edges = blob(11)?.map(<[u8]>::to_vec);
             let mut rec = FileRec {
                 path: path.into_boxed_str(),
                 lang,
@@ -341,10 +348,10 @@ impl Db {
                 stale: false,
             };
             if let Some(nodes) = nodes {
-                decode_nodes(&nodes, model, ix, &mut rec).map_err(|_| bad("file nodes"))?;
+                decode_nodes(nodes, model, ix, &mut rec).map_err(|_| bad("file nodes"))?;
             }
             if let Some(facts) = facts {
-                decode_facts(&facts, model, &mut rec, rebuild_only)
+                decode_facts(facts, model, &mut rec, rebuild_only)
                     .map_err(|_| bad("file facts"))?;
             }
             model.put_file(ix, rec);
@@ -373,6 +380,7 @@ impl Db {
         for (fix, blob) in edge_blobs {
             decode_edges(&blob, model).map_err(|_| bad(&format!("edges of file {fix}")))?;
         }
+        model.shrink_to_fit();
         Ok(())
     }
 
@@ -536,7 +544,7 @@ fn decode_nodes(
     for i in 0..n {
         let ix = r.u32()?;
         let kind = *NodeKind::ALL.get(r.u8()? as usize).ok_or(DecodeError)?;
-        let id: Box<str> = r.str()?.into();
+        let id: std::sync::Arc<str> = r.str()?.into();
         let name = model.names.intern(r.str()?);
         let qname: Box<str> = r.str()?.into();
         let parent = r.u32()?.checked_sub(1);
@@ -582,7 +590,7 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         // The high bit of the kind byte: a call of a local.
         w.u8(kind_code(r.kind) | if r.local { LOCAL_BIT } else { 0 });
         w.str(model.names.str(r.name));
-        w.opt_str(r.qualifier.as_deref());
+        w.opt_str(r.qualifier.map(|q| model.names.str(q)));
         w.u32(r.line);
         w.u32(r.col);
     }
@@ -629,7 +637,7 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.u32(m.from);
         w.u8(mention_code(m.kind));
         w.str(model.names.str(m.name));
-        w.opt_str(m.qualifier.as_deref());
+        w.opt_str(m.qualifier.map(|q| model.names.str(q)));
         w.u32(m.line);
         w.u32(m.col);
     }
@@ -644,13 +652,17 @@ fn decode_facts(
 ) -> Result<(), DecodeError> {
     let mut r = Reader::new(blob);
     let n = r.u64()?;
+    // Exact sizes (a count is never more than the bytes left): a doubled `Vec` wasted up
+    // to half of every file's refs and mentions.
+    let exact = |n: u64| n.min(blob.len() as u64) as usize;
+    rec.refs.reserve_exact(exact(n));
     for _ in 0..n {
         let from = r.u32()?;
         let code = r.u8()?;
         let kind = kind_from(code & !LOCAL_BIT)?;
         let local = code & LOCAL_BIT != 0;
         let name = model.names.intern(r.str()?);
-        let qualifier = r.opt_str()?.map(Box::from);
+        let qualifier = r.opt_str()?.map(|q| model.names.intern(q));
         let line = r.u32()?;
         let col = r.u32()?;
         if model.node(from).is_none() {
@@ -667,13 +679,14 @@ fn decode_facts(
         });
     }
     let n = r.u64()?;
+    rec.imports.reserve_exact(exact(n));
     for _ in 0..n {
         let module = Box::from(r.str()?);
         let alias = r.opt_str()?.map(|a| model.names.intern(a));
         let reexport = r.u8()? != 0;
         let line = r.u32()?;
         let count = r.u64()?;
-        let mut names = Vec::new();
+        let mut names = Vec::with_capacity(exact(count));
         for _ in 0..count {
             let name = model.names.intern(r.str()?);
             let alias = r.opt_str()?.map(|a| model.names.intern(a));
@@ -702,6 +715,7 @@ fn decode_facts(
         });
     }
     let n = r.u64()?;
+    rec.bindings.reserve_exact(exact(n));
     for _ in 0..n {
         let scope = r.u32()?;
         if model.node(scope).is_none() {
@@ -719,7 +733,18 @@ fn decode_facts(
         rec.mentions_raw = Some(r.rest().into());
         return Ok(());
     }
+    decode_mentions(&mut r, model, rec)
+}
+
+/// The mentions part of a facts blob (where `decode_facts` stopped), to its end.
+fn decode_mentions(
+    r: &mut Reader,
+    model: &mut Model,
+    rec: &mut FileRec,
+) -> Result<(), DecodeError> {
     let n = r.u64()?;
+    rec.mentions
+        .reserve_exact(n.min(r.remaining() as u64) as usize);
     for _ in 0..n {
         let from = r.u32()?;
         if model.node(from).is_none() {
@@ -729,7 +754,7 @@ fn decode_facts(
             from,
             kind: mention_from(r.u8()?)?,
             name: model.names.intern(r.str()?),
-            qualifier: r.opt_str()?.map(Box::from),
+            qualifier: r.opt_str()?.map(|q| model.names.intern(q)),
             line: r.u32()?,
             col: r.u32()?,
         });
@@ -738,6 +763,38 @@ fn decode_facts(
         return Err(DecodeError);
     }
     Ok(())
+}
+
+/// Decodes the mentions a map opened to rebuild only kept encoded, for a file about to be
+/// re-resolved: resolution reads its value mentions (a value use links as a reference).
+pub(crate) fn decode_kept_mentions(model: &mut Model, fix: Ix) -> Result<()> {
+    let Some(raw) = model.f_mut(fix).mentions_raw.take() else {
+        return Ok(());
+    };
+    let mut rec = std::mem::replace(
+        model.f_mut(fix),
+        FileRec {
+            path: Box::from(""),
+            lang: 0,
+            size: 0,
+            mtime: 0,
+            hash: [0; 32],
+            skipped: None,
+            lines: 0,
+            had_errors: false,
+            node: None,
+            defs: vec![],
+            refs: vec![],
+            imports: vec![],
+            bindings: vec![],
+            mentions: vec![],
+            mentions_raw: None,
+            stale: false,
+        },
+    );
+    let decoded = decode_mentions(&mut Reader::new(&raw), model, &mut rec);
+    *model.f_mut(fix) = rec;
+    decoded.map_err(|_| MapError::Internal(format!("corrupt map database: mentions of file {fix}")))
 }
 
 fn mention_code(k: MentionKind) -> u8 {

@@ -28,6 +28,9 @@
 //!   nodes, facts (references, imports, bindings, import targets) and resolved edges are
 //!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
 //!   hundreds of thousands. Node indexes are stored and stable.
+//! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned, a
+//!   node ID is one shared string (the node's and `node_by_id`'s), blobs are decoded from
+//!   SQLite's row without a copy, and the tables and lists are sized exactly after a load.
 //! - **Incremental by construction** (`build.rs`, `apply.rs`): size+mtime decide what to
 //!   read, a blake3 hash decides what to re-extract; definitions keep their index when
 //!   their node ID survives, so other files' edges into them stay valid. Re-resolved are

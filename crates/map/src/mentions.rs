@@ -158,7 +158,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
         out.push(Occurrence {
             from: r.from,
             links,
-            qualifier: r.qualifier.as_deref(),
+            qualifier: r.qualifier.map(|q| m.names.str(q)),
             line: r.line,
             col: r.col,
             kind,
@@ -181,7 +181,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
         out.push(Occurrence {
             from: mention.from,
             links,
-            qualifier: mention.qualifier.as_deref(),
+            qualifier: mention.qualifier.map(|q| m.names.str(q)),
             line: mention.line,
             col: mention.col,
             kind,

@@ -53,7 +53,8 @@ impl Interner {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
-    pub id: Box<str>,
+    /// Shared with [`Model::node_by_id`]'s key (one copy of each ID).
+    pub id: Arc<str>,
     pub kind: NodeKind,
     pub name: Sym,
     pub qname: Box<str>,
@@ -107,7 +108,9 @@ pub(crate) struct Ref {
     pub from: Ix,
     pub kind: EdgeKind,
     pub name: Sym,
-    pub qualifier: Option<Box<str>>,
+    /// Interned: qualifiers repeat (`self`, `os.path`), and a boxed string per use was
+    /// the largest part of a loaded model after the `Vec`s themselves (issue 19).
+    pub qualifier: Option<Sym>,
     pub line: u32,
     /// 0-based UTF-16 column of the name.
     pub col: u32,
@@ -124,7 +127,8 @@ pub(crate) struct Mention {
     pub from: Ix,
     pub kind: MentionKind,
     pub name: Sym,
-    pub qualifier: Option<Box<str>>,
+    /// Interned, as [`Ref::qualifier`].
+    pub qualifier: Option<Sym>,
     pub line: u32,
     pub col: u32,
 }
@@ -204,7 +208,7 @@ pub(crate) struct Model {
     pub files: Vec<Option<FileRec>>,
     pub file_by_path: FastMap<Box<str>, Ix>,
     pub nodes: Vec<Option<Node>>,
-    pub node_by_id: FastMap<Box<str>, Ix>,
+    pub node_by_id: FastMap<Arc<str>, Ix>,
     pub out: Vec<Vec<Edge>>,
     pub inc: Vec<Vec<Edge>>,
     pub names: Interner,
@@ -461,6 +465,29 @@ impl Model {
             .get(sym as usize)
             .map(Vec::as_slice)
             .unwrap_or(&[])
+    }
+
+    /// Gives back what growing the tables and lists reserved beyond their length (up to half
+    /// of each, after a load).
+    pub fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.out.shrink_to_fit();
+        self.inc.shrink_to_fit();
+        self.files.shrink_to_fit();
+        for list in self.out.iter_mut().chain(self.inc.iter_mut()) {
+            list.shrink_to_fit();
+        }
+        for list in self
+            .by_name
+            .iter_mut()
+            .chain(self.users_by_name.iter_mut())
+            .chain(self.mentioners_by_name.iter_mut())
+        {
+            list.shrink_to_fit();
+        }
+        for node in self.nodes.iter_mut().flatten() {
+            node.children.shrink_to_fit();
+        }
     }
 
     /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).

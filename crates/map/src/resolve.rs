@@ -223,7 +223,7 @@ impl<'a> Resolver<'a> {
             if !pass.owns(r.kind) {
                 continue;
             }
-            let outcome = match r.qualifier.as_deref() {
+            let outcome = match r.qualifier.map(|q| m.names.str(q)) {
                 None if r.local => self.local_call(&cx, r.name, r.kind),
                 None => self.resolve_bare(&cx, r.from, r.name, r.kind, 0),
                 Some(q) => self.resolve_qualified(&cx, r.from, q, r.name, r.kind, 0),
@@ -281,7 +281,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let kind = EdgeKind::References;
-            let outcome = match v.qualifier.as_deref() {
+            let outcome = match v.qualifier.map(|q| m.names.str(q)) {
                 None => self.resolve_bare(cx, v.from, v.name, kind, 0),
                 Some(q) => self.resolve_qualified(cx, v.from, q, v.name, kind, 0),
             };

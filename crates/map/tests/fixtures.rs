@@ -1699,7 +1699,7 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
         ),
         (
             "pkg/app.py",
-            "from pkg.lib import helper, old_name, doomed, new_name, Store\nfrom pkg import lib\n\n\ndef main():\n    helper()\n    old_name()\n    doomed()\n    new_name()\n    lib.new_name()\n    lib.fresh()\n    s = Store()\n    s.put(1)\n    s.save(2)\n    return s\n",
+            "from pkg.lib import helper, old_name, doomed, new_name, Store, fresh\nfrom pkg import lib\n\n\ndef main():\n    helper()\n    old_name()\n    doomed()\n    new_name()\n    lib.new_name()\n    lib.fresh()\n    s = Store()\n    s.put(1)\n    s.save(2)\n    return s\n\n\ndef pick():\n    # A value use of a name the edit defines: this file is re-resolved, not re-read.\n    return fresh\n",
         ),
         (
             "pkg/other.py",

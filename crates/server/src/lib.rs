@@ -34,6 +34,7 @@ pub mod freshness;
 pub mod http;
 pub mod map_folder;
 pub mod mcp;
+pub mod memory;
 mod paths;
 mod rebuild_cli;
 mod servers_cli;

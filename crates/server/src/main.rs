@@ -8,6 +8,7 @@ use navmap::cli::{Cli, run};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
+    navmap::memory::one_arena_per_core();
     let cli = Cli::parse();
     // stdout belongs to MCP frames and command output: logs go to stderr only.
     // NAVMAP_LOG takes an EnvFilter directive (e.g. `navmap=debug`).

@@ -8,7 +8,7 @@
 //! grow): `unlinked: [{file, in?, rows: ["12:5 s.refresh()"]}]`, `unlinkedTotal: n`,
 //! `complete: false`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use navmap_envelope::{ListSpec, Payload};
@@ -28,22 +28,35 @@ struct Group<'a> {
     rows: Vec<String>,
 }
 
-/// The lines of the files the unlinked mentions are in (read once each; a file that cannot
-/// be read, or is not under the root, gives rows without snippets).
-fn read_lines(root: &Path, mentions: &[MentionSite]) -> HashMap<String, Vec<String>> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+/// The lines the unlinked mentions are on, by file and 1-based line (each file read once;
+/// a file that cannot be read, or is not under the root, gives rows without snippets).
+/// Only those lines are kept: a common name is mentioned in hundreds of files, and every
+/// line of each as a string of its own was the largest thing a server ever allocated
+/// (issue 19: the server's RSS after a query mix).
+fn read_lines<'a>(
+    root: &Path,
+    mentions: &'a [MentionSite],
+) -> HashMap<&'a str, HashMap<u32, String>> {
+    let mut wanted: HashMap<&'a str, HashSet<u32>> = HashMap::new();
     for m in mentions {
-        if out.contains_key(&m.file) {
-            continue;
-        }
-        let lines = resolve_under_root(root, "file", &m.file)
-            .ok()
-            .and_then(|rel| std::fs::read_to_string(root.join(rel)).ok())
-            .map(|text| text.lines().map(str::to_string).collect())
-            .unwrap_or_default();
-        out.insert(m.file.clone(), lines);
+        wanted.entry(m.file.as_str()).or_default().insert(m.line);
     }
-    out
+    wanted
+        .into_iter()
+        .map(|(file, lines)| {
+            let text = resolve_under_root(root, "file", file)
+                .ok()
+                .and_then(|rel| std::fs::read_to_string(root.join(rel)).ok())
+                .unwrap_or_default();
+            let kept = text
+                .lines()
+                .zip(1u32..)
+                .filter(|(_, n)| lines.contains(n))
+                .map(|(l, n)| (n, l.to_string()))
+                .collect();
+            (file, kept)
+        })
+        .collect()
 }
 
 /// The groups in rank order: a group sits where its best mention ranks.
@@ -62,8 +75,8 @@ fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<Group<'a>> {
             order.len() - 1
         });
         let text = lines
-            .get(&m.file)
-            .and_then(|l| l.get(m.line as usize - 1))
+            .get(m.file.as_str())
+            .and_then(|l| l.get(&m.line))
             .map(|l| snippet(l))
             .unwrap_or_default();
         let row = if text.is_empty() {
