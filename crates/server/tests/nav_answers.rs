@@ -176,6 +176,12 @@ async fn call_hierarchy_with_a_60_site_caller_stays_useful_at_a_small_budget() {
         d.get("complete").is_none(),
         "a filter is not incompleteness: {h}"
     );
+    // What the filters left out (test_many, in tests/) is a count, not a warning.
+    assert!(d["leftOut"].as_u64().is_some_and(|n| n >= 1), "{h}");
+    assert!(
+        !common::warned(&h, "kept") && !common::warned(&h, "left out"),
+        "{h}"
+    );
     if h["truncated"] == true {
         let note = h["dropped"]["note"].as_str().unwrap();
         assert!(

@@ -3,7 +3,7 @@
 //! position (incoming) or what it calls (outgoing), to `depth` levels → `{root,
 //! direction?: "outgoing", source, calls: [{name, kind, file, line, col, endLine?,
 //! detail?, depth?, via?, sites: [{line, col, snippet?}], moreSites?, seen?}], total,
-//! complete?, snapped?}` (docs/answers.md; `complete: false` only when the servers' answer
+//! leftOut?, complete?, snapped?}` (docs/answers.md; `complete: false` only when the servers' answer
 //! was not whole).
 //!
 //! - `depth` and `via` only when `depth > 1` (at depth 1 they repeat the request); sites
@@ -11,7 +11,7 @@
 //!   root's); at most `maxSites` per call, `moreSites` counts the rest.
 //! - Ranked: depth, then non-test before test code (generic path rules,
 //!   `nav_common::is_test_path`), then file and line. `fileFilter` and `excludeTests`
-//!   leave calls out (a warning counts them; not incompleteness). Callees outside the root
+//!   leave calls out (`leftOut` counts them; not incompleteness, not a warning). Callees outside the root
 //!   are left out with a count unless `includeExternal`, then `{name, kind, external:
 //!   true}` without any path. Overload declarations of one function are one item.
 //! - The sites are declared as a nested list (`/calls/*/sites`): a budget cut thins them
@@ -912,21 +912,15 @@ impl<'a> Run<'a> {
                 "Left out {external} callee(s) outside the root (library code); pass includeExternal:true to list them."
             ));
         }
-        if filtered > 0 {
-            let left = found - filtered - external;
-            let mut w = format!("fileFilter kept {left} of {found} calls.");
-            if left == 0 {
-                // Name where they are, so the next filter names a prefix that exists.
-                w = format!(
-                    "fileFilter kept 0 of {found} calls; they are in {}.",
-                    where_they_are(filtered_files.iter().map(String::as_str))
-                );
-            }
-            self.warnings.push(w);
-        }
-        if tests > 0 {
+        // What the call's own filters left out is not a cut: a count in `data` (as
+        // nav_references's `leftOut`), not a warning. A fileFilter that kept nothing still
+        // says where the calls are, so the next filter names a prefix that exists.
+        let left_out = filtered + tests;
+        let filtered_all = filtered > 0 && found - filtered - external == 0;
+        if filtered_all {
             self.warnings.push(format!(
-                "excludeTests left out {tests} call(s) in test code."
+                "fileFilter kept 0 of {found} calls; they are in {}.",
+                where_they_are(filtered_files.iter().map(String::as_str))
             ));
         }
         let mut extra = Vec::new();
@@ -941,6 +935,9 @@ impl<'a> Run<'a> {
             "calls": kept,
             "total": total,
         });
+        if left_out > 0 && !filtered_all {
+            data["leftOut"] = left_out.into();
+        }
         mark_incomplete(&mut data, self.complete);
         if !incoming {
             // Kept for readers of the answer alone; incoming is the common case.
