@@ -467,6 +467,19 @@ impl Model {
             .unwrap_or(&[])
     }
 
+    /// The definitions named `sym` whose node passes `keep`: the first step of every
+    /// lookup by name (same language, a kind the edge fits, a qualified name…).
+    pub fn defs_named_where<'a>(
+        &'a self,
+        sym: Sym,
+        mut keep: impl FnMut(&Node) -> bool + 'a,
+    ) -> impl Iterator<Item = Ix> + 'a {
+        self.defs_named(sym)
+            .iter()
+            .copied()
+            .filter(move |&d| keep(self.n(d)))
+    }
+
     /// Gives back what growing the tables and lists reserved beyond their length (up to half
     /// of each, after a load).
     pub fn shrink_to_fit(&mut self) {

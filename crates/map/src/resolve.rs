@@ -463,17 +463,13 @@ impl<'a> Resolver<'a> {
     fn top_level_in(&self, file: Ix, name: Sym) -> Option<Ix> {
         let m = self.model;
         let name_str = m.names.str(name);
-        m.defs_named(name)
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let node = m.n(n);
-                node.file == Some(file)
-                    && node.kind != NodeKind::Module
-                    && ((&*node.qname == name_str && !is_value_member(m, node))
-                        || self.top_level_extension(node))
-            })
-            .min()
+        m.defs_named_where(name, |node| {
+            node.file == Some(file)
+                && node.kind != NodeKind::Module
+                && ((&*node.qname == name_str && !is_value_member(m, node))
+                    || self.top_level_extension(node))
+        })
+        .min()
     }
 
     /// `name` as exported by `files`, following re-exports.
@@ -663,11 +659,7 @@ impl<'a> Resolver<'a> {
         let want = format!("{}.{}", t.qname, m.names.str(name));
         let tdir = t.file.map(|f| m.f(f).dir()).unwrap_or("");
         let apart = m
-            .defs_named(name)
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let node = m.n(n);
+            .defs_named_where(name, |node| {
                 &*node.qname == want.as_str() && node.lang == t.lang && fits(kind, node.kind)
             })
             .min_by_key(|&n| {
@@ -720,17 +712,13 @@ impl<'a> Resolver<'a> {
         let (_, last) = prefix.rsplit_once('.').unwrap_or(("", prefix));
         let sym = m.names.get(last)?;
         let dir = n.file.map(|f| m.f(f).dir());
-        m.defs_named(sym)
-            .iter()
-            .copied()
-            .filter(|&d| {
-                let dn = m.n(d);
-                is_type_like(dn.kind) && &*dn.qname == prefix && dn.lang == n.lang
-            })
-            .min_by_key(|&d| {
-                let dn = m.n(d);
-                (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
-            })
+        m.defs_named_where(sym, |dn| {
+            is_type_like(dn.kind) && &*dn.qname == prefix && dn.lang == n.lang
+        })
+        .min_by_key(|&d| {
+            let dn = m.n(d);
+            (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
+        })
     }
 
     /// Whether the file's language lets a method name its type's members without a
@@ -852,11 +840,7 @@ impl<'a> Resolver<'a> {
         let name_str = m.names.str(name);
         let dir = parent_dir(cx.path);
         let visible: Vec<Ix> = m
-            .defs_named(name)
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let node = m.n(n);
+            .defs_named_where(name, |node| {
                 node.lang == cx.lang
                     && node.file != Some(cx.file)
                     && &*node.qname == name_str

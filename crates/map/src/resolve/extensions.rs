@@ -22,11 +22,7 @@ impl Resolver<'_> {
         let m = self.model;
         let dir = parent_dir(cx.path);
         let found: Vec<Ix> = m
-            .defs_named(name)
-            .iter()
-            .copied()
-            .filter(|&d| {
-                let n = m.n(d);
+            .defs_named_where(name, |n| {
                 n.lang == cx.lang
                     && fits(EdgeKind::Calls, n.kind)
                     && self.declared_apart(n)

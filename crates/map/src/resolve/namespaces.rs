@@ -53,11 +53,7 @@ impl Resolver<'_> {
                 format!("{scope}.{tail}")
             };
             let found: Vec<Ix> = m
-                .defs_named(name)
-                .iter()
-                .copied()
-                .filter(|&d| {
-                    let n = m.n(d);
+                .defs_named_where(name, |n| {
                     n.lang == cx.lang
                         && *n.qname == *want
                         && !is_value_member(m, n)
