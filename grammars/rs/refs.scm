@@ -38,6 +38,20 @@
 (field_expression value: (_) @qualifier field: (field_identifier) @name) @mention
 (arguments (identifier) @name) @mention
 (arguments (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+; A function named where a value goes: an array element (a table of fn pointers
+; `[email::validate, token::validate]`), a `let` initialiser, a struct field's value, a
+; tuple element, a returned value. Resolution links those it knows for sure (scope,
+; imports); the rest stay mentions.
+(array_expression (identifier) @name) @mention
+(array_expression (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+(let_declaration value: (identifier) @name) @mention
+(let_declaration value: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+(field_initializer value: (identifier) @name) @mention
+(field_initializer value: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+(tuple_expression (identifier) @name) @mention
+(tuple_expression (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
+(return_expression (identifier) @name) @mention
+(return_expression (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @mention
 
 ; Macro arguments are token trees, not expressions: those of the macros whose arguments
 ; are expressions are parsed again as code (`[reparse]` in language.toml), so the calls

@@ -244,6 +244,8 @@ impl Flight {
 struct FlightSlot {
     running: Option<Arc<Flight>>,
     next: u64,
+    /// The latest whole-root rebuild that finished: (number, full, result).
+    last_whole_root: Option<(u64, bool, Result<RebuildSummary, MapError>)>,
 }
 
 pub(crate) struct Inner {
@@ -395,9 +397,39 @@ impl Map {
         progress: &dyn Fn(Progress),
     ) -> Result<RebuildSummary, MapError> {
         let first = self.inner.flight.lock().map_err(poisoned)?.next;
+        self.rebuild_since(first, opts, progress)
+    }
+
+    /// A rebuild of the map as it was on disk when the map was opened, at least: any
+    /// whole-root rebuild since then serves (joined if running, its result if finished).
+    /// What `navmap serve`'s start-up build and a first call's build want: an agent's
+    /// `map_rebuild` that got there first has done their work (they must not run a second
+    /// build behind it, whose walk could overtake the agent's next edit).
+    pub fn rebuild_since_open(
+        &self,
+        opts: RebuildOptions,
+        progress: &dyn Fn(Progress),
+    ) -> Result<RebuildSummary, MapError> {
+        self.rebuild_since(0, opts, progress)
+    }
+
+    /// [`Map::rebuild`] for a call that any rebuild numbered `first` or later serves.
+    fn rebuild_since(
+        &self,
+        first: u64,
+        opts: RebuildOptions,
+        progress: &dyn Fn(Progress),
+    ) -> Result<RebuildSummary, MapError> {
         let flight = loop {
             let running = {
                 let mut slot = self.inner.flight.lock().map_err(poisoned)?;
+                if slot.running.is_none()
+                    && let Some((number, full, result)) = &slot.last_whole_root
+                    && *number >= first
+                    && (*full || !opts.full)
+                {
+                    return result.clone();
+                }
                 match &slot.running {
                     Some(f) => f.clone(),
                     None => {
@@ -435,7 +467,13 @@ impl Map {
         });
         // Free the slot before waking the joiners: one that this flight does not serve
         // starts the next at once.
-        self.inner.flight.lock().map_err(poisoned)?.running = None;
+        {
+            let mut slot = self.inner.flight.lock().map_err(poisoned)?;
+            slot.running = None;
+            if flight.whole_root {
+                slot.last_whole_root = Some((flight.number, flight.full, result.clone()));
+            }
+        }
         *flight.result.lock().map_err(poisoned)? = Some(result.clone());
         flight.done.notify_all();
         result

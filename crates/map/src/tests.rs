@@ -1102,6 +1102,27 @@ fn rebuild_is_single_flight_and_never_older_than_its_call() {
     assert_eq!(fx.toy.extracted.load(Ordering::SeqCst), 9);
 }
 
+/// `navmap serve`'s start-up build (and a first call's) wants the map as it was when it
+/// opened: a whole-root rebuild since then serves it, so an agent's `map_rebuild` that came
+/// first is not followed by a second build whose walk could overtake the agent's next edit
+/// (server test `map_tools_answer_the_fixture_questions` saw that edit indexed by the
+/// start-up build, and its own rebuild index nothing).
+#[test]
+fn the_start_up_build_is_served_by_any_whole_root_rebuild_since_the_map_opened() {
+    let fx = Fixture::new(&shop());
+    let first = fx.rebuild();
+    fx.write("late", "def function late\n");
+    let startup = fx
+        .map
+        .rebuild_since_open(RebuildOptions::default(), &|_| {})
+        .unwrap();
+    assert_eq!(startup, first, "served by the rebuild that came first");
+    assert!(fx.map.node(&fx.id("late", "late")).is_err());
+    let later = fx.rebuild();
+    assert!(later.generation > first.generation);
+    assert!(fx.map.node(&fx.id("late", "late")).is_ok());
+}
+
 #[test]
 fn progress_is_reported() {
     let fx = Fixture::new(&shop());

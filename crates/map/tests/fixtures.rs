@@ -505,7 +505,19 @@ fn the_api_caller_of_refresh_is_resolved() {
 fn the_name_clash_is_a_candidate_never_exact() {
     for case in &CASES {
         let b = build(case);
-        let out = b.edges(case.clash_site, Direction::Out);
+        // The calls only: a table naming both functions (Rust's `check`) is also a use of
+        // each, which a listing of every edge kind shows instead.
+        let out = b
+            .map
+            .neighbors(
+                case.clash_site,
+                Direction::Out,
+                Some(&[EdgeKind::Calls]),
+                1,
+                200,
+            )
+            .unwrap()
+            .neighbors;
         for def in case.clash_defs {
             let e = out
                 .iter()
@@ -1823,6 +1835,24 @@ fn go_a_package_function_used_as_a_value_is_linked_through_the_import() {
         let users = value_users(&b, id);
         assert!(
             users.contains(&("go:api/api.go#checkers".into(), Confidence::Import)),
+            "{id}: {users:?}"
+        );
+    }
+}
+
+/// Rust: functions in a table of fn pointers (`[email::validate, token::validate]` in
+/// `fixtures/rs/src/api.rs#check`) are uses of them through the `use` of their modules:
+/// `import` (before: only the call of the local `validate(value)`, a `candidate`).
+#[test]
+fn rs_functions_in_a_table_of_fn_pointers_are_used_through_their_modules() {
+    let b = build(CASES.iter().find(|c| c.dir == "rs").unwrap());
+    for id in [
+        "rs:src/util/email.rs#validate",
+        "rs:src/util/token.rs#validate",
+    ] {
+        let users = value_users(&b, id);
+        assert!(
+            users.contains(&("rs:src/api.rs#check".into(), Confidence::Import)),
             "{id}: {users:?}"
         );
     }

@@ -154,13 +154,15 @@ impl Freshness {
     }
 
     /// A rebuild of the whole root followed by the re-check of changed files: what the
-    /// start-up build runs.
+    /// start-up build and a first call's build run. Any whole-root rebuild since the map
+    /// opened serves them (`Map::rebuild_since_open`): an agent's `map_rebuild` that came
+    /// first is not followed by a second build.
     pub fn rebuild_checked(
         &self,
         opts: RebuildOptions,
         progress: &dyn Fn(navmap_map::Progress),
     ) -> Result<RebuildSummary, MapError> {
-        let r = self.shared.map.rebuild(opts, progress);
+        let r = self.shared.map.rebuild_since_open(opts, progress);
         self.shared.recheck();
         r
     }

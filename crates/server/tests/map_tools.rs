@@ -266,7 +266,10 @@ impl ClientHandler for Recorder {
 
 async fn client(root: &Path, rec: Recorder) -> RunningService<RoleClient, Recorder> {
     let transport = TokioChildProcess::new(tokio::process::Command::new(NAVMAP).configure(|cmd| {
-        cmd.arg("serve").arg("--root").arg(root);
+        // No watcher: these tests ask what `map_rebuild` itself re-indexed and reported;
+        // a watcher's rebuild of the same edit would have done it first (a loaded machine
+        // takes more than its 300 ms of quiet between the write and the call).
+        cmd.arg("serve").arg("--no-watch").arg("--root").arg(root);
         cmd.env_remove("NAVMAP_TOKEN_BUDGET")
             .env_remove("NAVMAP_DB");
     }))
