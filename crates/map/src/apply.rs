@@ -131,27 +131,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         Some(&fix) => fix,
         None => {
             let fix = model.next_file_ix();
-            model.put_file(
-                fix,
-                FileRec {
-                    path: u.path.clone().into_boxed_str(),
-                    lang,
-                    size: 0,
-                    mtime: 0,
-                    hash: [0; 32],
-                    skipped: None,
-                    lines: 0,
-                    had_errors: false,
-                    node: None,
-                    defs: vec![],
-                    refs: vec![],
-                    imports: vec![],
-                    bindings: vec![],
-                    mentions: vec![],
-                    mentions_raw: None,
-                    stale: false,
-                },
-            );
+            model.put_file(fix, FileRec::new(u.path.clone().into_boxed_str(), lang));
             ch.file_set_changed = true;
             fix
         }

@@ -330,22 +330,13 @@ impl Db {
             let facts = blob(10)?;
             let edges = blob(11)?.map(<[u8]>::to_vec);
             let mut rec = FileRec {
-                path: path.into_boxed_str(),
-                lang,
                 size: r.get::<_, i64>(3)? as u64,
                 mtime: r.get(4)?,
                 hash,
                 skipped,
                 lines: r.get(7)?,
                 had_errors: r.get::<_, i64>(8)? != 0,
-                node: None,
-                defs: vec![],
-                refs: vec![],
-                imports: vec![],
-                bindings: vec![],
-                mentions: vec![],
-                mentions_raw: None,
-                stale: false,
+                ..FileRec::new(path.into_boxed_str(), lang)
             };
             if let Some(nodes) = nodes {
                 decode_nodes(nodes, model, ix, &mut rec).map_err(|_| bad("file nodes"))?;
@@ -771,27 +762,7 @@ pub(crate) fn decode_kept_mentions(model: &mut Model, fix: Ix) -> Result<()> {
     let Some(raw) = model.f_mut(fix).mentions_raw.take() else {
         return Ok(());
     };
-    let mut rec = std::mem::replace(
-        model.f_mut(fix),
-        FileRec {
-            path: Box::from(""),
-            lang: 0,
-            size: 0,
-            mtime: 0,
-            hash: [0; 32],
-            skipped: None,
-            lines: 0,
-            had_errors: false,
-            node: None,
-            defs: vec![],
-            refs: vec![],
-            imports: vec![],
-            bindings: vec![],
-            mentions: vec![],
-            mentions_raw: None,
-            stale: false,
-        },
-    );
+    let mut rec = std::mem::replace(model.f_mut(fix), FileRec::new(Box::from(""), 0));
     let decoded = decode_mentions(&mut Reader::new(&raw), model, &mut rec);
     *model.f_mut(fix) = rec;
     decoded.map_err(|_| MapError::Internal(format!("corrupt map database: mentions of file {fix}")))

@@ -192,6 +192,28 @@ pub(crate) struct FileRec {
 }
 
 impl FileRec {
+    /// A file known by its path and language only, before its figures and facts are set.
+    pub fn new(path: Box<str>, lang: u16) -> FileRec {
+        FileRec {
+            path,
+            lang,
+            size: 0,
+            mtime: 0,
+            hash: [0; 32],
+            skipped: None,
+            lines: 0,
+            had_errors: false,
+            node: None,
+            defs: vec![],
+            refs: vec![],
+            imports: vec![],
+            bindings: vec![],
+            mentions: vec![],
+            mentions_raw: None,
+            stale: false,
+        }
+    }
+
     pub fn dir(&self) -> &str {
         parent_dir(&self.path)
     }

@@ -1822,39 +1822,40 @@ fn py_a_nested_function_returned_as_a_value_is_used_by_its_encloser() {
     assert!(fixture.is_empty(), "{fixture:?}");
 }
 
-/// Go: package functions in a table (`[]Checker{{Validate: email.Validate}, {Validate:
-/// tok.Validate}}`) are uses of them through the imports, the alias included: `import`
-/// (before: unlinked mentions only).
+/// Functions in a table are uses of them through the imports of their modules: `import`
+/// (before: unlinked mentions only). Go: `[]Checker{{Validate: email.Validate}, {Validate:
+/// tok.Validate}}` (the alias included); Rust: a table of fn pointers `[email::validate,
+/// token::validate]` in `fixtures/rs/src/api.rs#check` (whose later call `validate(value)`
+/// of the local stays a `candidate`).
 #[test]
-fn go_a_package_function_used_as_a_value_is_linked_through_the_import() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
-    for id in [
-        "go:util/email/email.go#Validate",
-        "go:util/token/token.go#Validate",
-    ] {
-        let users = value_users(&b, id);
-        assert!(
-            users.contains(&("go:api/api.go#checkers".into(), Confidence::Import)),
-            "{id}: {users:?}"
-        );
-    }
-}
-
-/// Rust: functions in a table of fn pointers (`[email::validate, token::validate]` in
-/// `fixtures/rs/src/api.rs#check`) are uses of them through the `use` of their modules:
-/// `import` (before: only the call of the local `validate(value)`, a `candidate`).
-#[test]
-fn rs_functions_in_a_table_of_fn_pointers_are_used_through_their_modules() {
-    let b = build(CASES.iter().find(|c| c.dir == "rs").unwrap());
-    for id in [
-        "rs:src/util/email.rs#validate",
-        "rs:src/util/token.rs#validate",
-    ] {
-        let users = value_users(&b, id);
-        assert!(
-            users.contains(&("rs:src/api.rs#check".into(), Confidence::Import)),
-            "{id}: {users:?}"
-        );
+fn a_function_in_a_table_is_used_through_the_import_of_its_module() {
+    let cases = [
+        (
+            "go",
+            "go:api/api.go#checkers",
+            [
+                "go:util/email/email.go#Validate",
+                "go:util/token/token.go#Validate",
+            ],
+        ),
+        (
+            "rs",
+            "rs:src/api.rs#check",
+            [
+                "rs:src/util/email.rs#validate",
+                "rs:src/util/token.rs#validate",
+            ],
+        ),
+    ];
+    for (dir, user, ids) in cases {
+        let b = build(CASES.iter().find(|c| c.dir == dir).unwrap());
+        for id in ids {
+            let users = value_users(&b, id);
+            assert!(
+                users.contains(&(user.into(), Confidence::Import)),
+                "{id}: {users:?}"
+            );
+        }
     }
 }
 
