@@ -114,9 +114,23 @@ impl Health {
         }
         Readiness::Ready
     }
-}
 
-impl Health {
+    /// A server just spawned at `at`: alive, not yet initialized, no work seen.
+    pub(crate) fn started(at: Instant) -> Health {
+        Health {
+            alive: true,
+            exit: None,
+            initialized: false,
+            progress: BTreeMap::new(),
+            quiescent: None,
+            status_message: None,
+            last_activity: at,
+            busy_epoch: 0,
+            analysed: false,
+            setup_failure: None,
+        }
+    }
+
     /// One of the server's own progress notifications (the manifest's
     /// `[[lsp.progress_notifications]]`): a task not yet done is active work, as a
     /// `$/progress` token between `begin` and `end` is. Its tasks are kept apart from
@@ -231,18 +245,7 @@ impl Client {
 
         let ring: SharedRing = Arc::new(Mutex::new(StderrRing::new(stderr_ring.0, stderr_ring.1)));
         let (out_tx, out_rx) = mpsc::unbounded_channel();
-        let (health, _) = watch::channel(Health {
-            alive: true,
-            exit: None,
-            initialized: false,
-            progress: BTreeMap::new(),
-            quiescent: None,
-            status_message: None,
-            last_activity: Instant::now(),
-            busy_epoch: 0,
-            analysed: false,
-            setup_failure: None,
-        });
+        let (health, _) = watch::channel(Health::started(Instant::now()));
         let shared = Arc::new(Shared {
             pending: Mutex::new(HashMap::new()),
             health,
@@ -795,16 +798,8 @@ mod tests {
         };
         let t0 = Instant::now();
         let mut h = Health {
-            alive: true,
-            exit: None,
             initialized: true,
-            progress: BTreeMap::new(),
-            quiescent: None,
-            status_message: None,
-            last_activity: t0,
-            busy_epoch: 0,
-            analysed: false,
-            setup_failure: None,
+            ..Health::started(t0)
         };
         let settle = Duration::from_millis(300);
         let later = t0 + settle * 2;
@@ -840,16 +835,8 @@ mod tests {
     fn readiness_needs_quiet() {
         let t0 = Instant::now();
         let mut h = Health {
-            alive: true,
-            exit: None,
             initialized: true,
-            progress: BTreeMap::new(),
-            quiescent: None,
-            status_message: None,
-            last_activity: t0,
-            busy_epoch: 0,
-            analysed: false,
-            setup_failure: None,
+            ..Health::started(t0)
         };
         let settle = Duration::from_millis(300);
         assert!(matches!(h.readiness(t0, settle), Readiness::Settling(_)));

@@ -57,8 +57,9 @@
 //! - **Search** (`search.rs`): an in-memory name index, updated per changed node.
 //! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
 //!   a rebuild is single-flight (a concurrent call joins the running one and gets its
-//!   result when that one started after the call and covers it, else runs next) and holds the write lock only while applying an incremental change or
-//!   swapping in a fresh build. Calls block: use `spawn_blocking` from async code.
+//!   result when that one started after the call and covers it, else runs next) and
+//!   holds the write lock only while applying an incremental change or swapping in a
+//!   fresh build. Calls block: use `spawn_blocking` from async code.
 //! - Figures and how to measure them: `docs/performance.md` (`navmap-bench`).
 //!
 //! # Known limits
@@ -244,8 +245,8 @@ impl Flight {
 struct FlightSlot {
     running: Option<Arc<Flight>>,
     next: u64,
-    /// The latest whole-root rebuild that finished: (number, full, result).
-    last_whole_root: Option<(u64, bool, Result<RebuildSummary, MapError>)>,
+    /// The latest whole-root rebuild that succeeded (its result is set).
+    last_whole_root: Option<Arc<Flight>>,
 }
 
 pub(crate) struct Inner {
@@ -424,11 +425,11 @@ impl Map {
             let running = {
                 let mut slot = self.inner.flight.lock().map_err(poisoned)?;
                 if slot.running.is_none()
-                    && let Some((number, full, result)) = &slot.last_whole_root
-                    && *number >= first
-                    && (*full || !opts.full)
+                    && let Some(done) = &slot.last_whole_root
+                    && done.serves(first, &opts)
+                    && let Some(result) = done.result.lock().map_err(poisoned)?.clone()
                 {
-                    return result.clone();
+                    return result;
                 }
                 match &slot.running {
                     Some(f) => f.clone(),
@@ -465,16 +466,17 @@ impl Map {
                 .unwrap_or_else(|| "panic".into());
             Err(MapError::Internal(format!("rebuild panicked: {msg}")))
         });
-        // Free the slot before waking the joiners: one that this flight does not serve
-        // starts the next at once.
+        // The result first, then free the slot, then wake the joiners: one that this
+        // flight does not serve starts the next at once. A failed build serves no later
+        // call (the start-up build tries again).
+        *flight.result.lock().map_err(poisoned)? = Some(result.clone());
         {
             let mut slot = self.inner.flight.lock().map_err(poisoned)?;
             slot.running = None;
-            if flight.whole_root {
-                slot.last_whole_root = Some((flight.number, flight.full, result.clone()));
+            if flight.whole_root && result.is_ok() {
+                slot.last_whole_root = Some(flight.clone());
             }
         }
-        *flight.result.lock().map_err(poisoned)? = Some(result.clone());
         flight.done.notify_all();
         result
     }

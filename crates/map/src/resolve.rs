@@ -521,9 +521,6 @@ impl<'a> Resolver<'a> {
         Lookup::NotFound
     }
 
-    /// Whether `q`, standing alone as a qualifier in `file`, means the enclosing type's
-    /// instance or the type itself: the file's language lists it in its manifest's
-    /// `receivers` (the words are language data, not the map's).
     /// Whether `q` is one of the language's `base_receivers` (`super`, `super()`, the
     /// latter with any arguments: `super(Derived, self)`).
     fn is_base_receiver(&self, file: Ix, q: &str) -> bool {
@@ -533,8 +530,9 @@ impl<'a> Resolver<'a> {
         };
         lang.manifest.base_receivers.iter().any(|w| {
             w == q
-                || w.strip_suffix(')').is_some_and(|open| {
-                    w.ends_with("()") && q.starts_with(open) && q.ends_with(')')
+                || w.strip_suffix("()").is_some_and(|head| {
+                    q.strip_prefix(head)
+                        .is_some_and(|args| args.starts_with('(') && args.ends_with(')'))
                 })
         })
     }
@@ -557,6 +555,9 @@ impl<'a> Resolver<'a> {
         Outcome::Drop
     }
 
+    /// Whether `q`, standing alone as a qualifier in `file`, means the enclosing type's
+    /// instance or the type itself: the file's language lists it in its manifest's
+    /// `receivers` (the words are language data, not the map's).
     fn is_receiver(&self, file: Ix, q: &str) -> bool {
         let m = self.model;
         self.registry

@@ -390,6 +390,11 @@ fn built_map(root: &Path) -> Map {
 fn build(case: &Case) -> Built {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixtures_dir().join(case.dir), dir.path());
+    built_in(dir)
+}
+
+/// The map of what `dir` holds, opened without warnings and built once.
+fn built_in(dir: tempfile::TempDir) -> Built {
     let (map, warnings) = Map::open(
         MapConfig::new(dir.path()),
         Arc::new(navmap_grammars::registry()),
@@ -1886,14 +1891,7 @@ fn build_tree(files: &[(&str, &str)]) -> Built {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    let (map, warnings) = Map::open(
-        MapConfig::new(dir.path()),
-        Arc::new(navmap_grammars::registry()),
-    )
-    .unwrap();
-    assert!(warnings.is_empty(), "{warnings:?}");
-    let first = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
-    Built { dir, map, first }
+    built_in(dir)
 }
 
 /// Python: `super(BytesGenerator, self)._handle_text(msg)` (the stdlib's `email.generator`)
