@@ -617,109 +617,7 @@ impl Fitter {
             }
         }
 
-        // The largest cut first; ties keep declaration order (stable sort).
         let list_cut = !cuts.is_empty();
-        cuts.sort_by_key(|c| std::cmp::Reverse(c.2));
-        let limit = self.budget.effective();
-        let short = limit < SHORT_NOTES_BELOW;
-        // Caps the tool applied come first: they cut before the budget did.
-        let mut all: Vec<Cut3> = self
-            .caps
-            .iter()
-            .map(|c| {
-                let count = c.total - c.shown;
-                let (kind, total, param, value) = (&c.kind, c.total, &c.param, c.value);
-                Cut3 {
-                    kind: kind.clone(),
-                    narrowing: &c.narrowing,
-                    count,
-                    total,
-                    long: format!("Dropped {count} of {total} {kind} over {param}={value}."),
-                    short: format!("Dropped {count} of {total} {kind} ({param})."),
-                    other: format!("dropped {count} of {total} {kind} over {param}={value}"),
-                    raise: Some(param.clone()),
-                }
-            })
-            .collect();
-        let budget_cuts: Vec<Cut3> = cuts
-            .iter()
-            .map(|(kind, narrowing, count, total)| Cut3 {
-                kind: kind.to_string(),
-                narrowing: if narrowing.is_empty() {
-                    &self.narrowing
-                } else {
-                    narrowing
-                },
-                count: *count,
-                total: *total,
-                long: format!("Dropped {count} of {total} {kind} to fit tokenBudget={limit}."),
-                short: format!("Dropped {count} of {total} {kind}."),
-                other: format!("dropped {count} of {total} {kind}"),
-                raise: None,
-            })
-            .collect();
-        // The largest cut is named first; caps before budget cuts of the same size.
-        all.extend(budget_cuts);
-        all.sort_by_key(|c| std::cmp::Reverse(c.count));
-        if snippets > 0 {
-            all.push(Cut3 {
-                kind: "snippets".into(),
-                narrowing: &self.narrowing,
-                count: snippets,
-                total: snippets,
-                long: format!("Removed {snippets} snippet fields to fit tokenBudget={limit}."),
-                short: format!("Removed {snippets} snippets."),
-                other: format!("removed {snippets} snippet fields"),
-                raise: None,
-            });
-        }
-        if shortened > 0 {
-            all.push(Cut3 {
-                kind: "text".into(),
-                narrowing: &self.narrowing,
-                count: shortened,
-                total: strings,
-                long: format!(
-                    "Shortened {shortened} of {strings} strings (marked …) to fit tokenBudget={limit}."
-                ),
-                short: format!("Shortened {shortened} strings (…)."),
-                other: format!("shortened {shortened} of {strings} strings (marked …)"),
-                raise: None,
-            });
-        }
-        let dropped = all.first().map(|main| {
-            let (sentence, others): (&str, Vec<&str>) = if short {
-                (
-                    &main.short,
-                    all[1..].iter().map(|c| c.kind.as_str()).collect(),
-                )
-            } else {
-                (
-                    &main.long,
-                    all[1..].iter().map(|c| c.other.as_str()).collect(),
-                )
-            };
-            let also = if others.is_empty() {
-                String::new()
-            } else if short {
-                format!(" Also cut {}.", others.join(", "))
-            } else {
-                format!(" Also {}.", others.join("; "))
-            };
-            dropped(
-                &main.kind,
-                main.count,
-                main.total,
-                format!(
-                    "{sentence}{also}{}",
-                    note_tail(
-                        main.narrowing,
-                        main.raise.as_deref().unwrap_or("tokenBudget")
-                    )
-                ),
-            )
-        });
-
         // A cursor when a list was cut and the next page moves on. A cut top-level list
         // pages first (nested lists start again at 0 in the next items); when only nested
         // lists were cut, the next page shows the same top-level items with the next
@@ -760,6 +658,112 @@ impl Fitter {
                 offsets,
             }
             .encode()
+        });
+
+        // The longest list first (see `Cut3::weight`); ties keep declaration order.
+        cuts.sort_by_key(|c| std::cmp::Reverse(c.3));
+        let limit = self.budget.effective();
+        let short = limit < SHORT_NOTES_BELOW;
+        // Caps the tool applied come first: they cut before the budget did.
+        let mut all: Vec<Cut3> = self
+            .caps
+            .iter()
+            .map(|c| {
+                let count = c.total - c.shown;
+                let (kind, total, param, value) = (&c.kind, c.total, &c.param, c.value);
+                Cut3 {
+                    kind: kind.clone(),
+                    narrowing: &c.narrowing,
+                    count,
+                    total,
+                    long: format!("Dropped {count} of {total} {kind} over {param}={value}."),
+                    short: format!("Dropped {count} of {total} {kind} ({param})."),
+                    other: format!("dropped {count} of {total} {kind} over {param}={value}"),
+                    raise: Some(param.clone()),
+                    weight: count,
+                }
+            })
+            .collect();
+        let budget_cuts: Vec<Cut3> = cuts
+            .iter()
+            .map(|(kind, narrowing, count, total)| Cut3 {
+                kind: kind.to_string(),
+                narrowing: if narrowing.is_empty() {
+                    &self.narrowing
+                } else {
+                    narrowing
+                },
+                count: *count,
+                total: *total,
+                long: format!("Dropped {count} of {total} {kind} to fit tokenBudget={limit}."),
+                short: format!("Dropped {count} of {total} {kind}."),
+                other: format!("dropped {count} of {total} {kind}"),
+                raise: None,
+                weight: if cursor.is_some() { usize::MAX } else { *total },
+            })
+            .collect();
+        // The largest cut is named first; caps before budget cuts of the same size.
+        all.extend(budget_cuts);
+        all.sort_by_key(|c| std::cmp::Reverse(c.weight));
+        if snippets > 0 {
+            all.push(Cut3 {
+                kind: "snippets".into(),
+                narrowing: &self.narrowing,
+                count: snippets,
+                total: snippets,
+                long: format!("Removed {snippets} snippet fields to fit tokenBudget={limit}."),
+                short: format!("Removed {snippets} snippets."),
+                other: format!("removed {snippets} snippet fields"),
+                raise: None,
+                weight: snippets,
+            });
+        }
+        if shortened > 0 {
+            all.push(Cut3 {
+                kind: "text".into(),
+                narrowing: &self.narrowing,
+                count: shortened,
+                total: strings,
+                long: format!(
+                    "Shortened {shortened} of {strings} strings (marked …) to fit tokenBudget={limit}."
+                ),
+                short: format!("Shortened {shortened} strings (…)."),
+                other: format!("shortened {shortened} of {strings} strings (marked …)"),
+                raise: None,
+                weight: shortened,
+            });
+        }
+        let dropped = all.first().map(|main| {
+            let (sentence, others): (&str, Vec<&str>) = if short {
+                (
+                    &main.short,
+                    all[1..].iter().map(|c| c.kind.as_str()).collect(),
+                )
+            } else {
+                (
+                    &main.long,
+                    all[1..].iter().map(|c| c.other.as_str()).collect(),
+                )
+            };
+            let also = if others.is_empty() {
+                String::new()
+            } else if short {
+                format!(" Also cut {}.", others.join(", "))
+            } else {
+                format!(" Also {}.", others.join("; "))
+            };
+            dropped(
+                &main.kind,
+                main.count,
+                main.total,
+                format!(
+                    "{sentence}{also}{}",
+                    note_tail(
+                        main.narrowing,
+                        main.raise.as_deref().unwrap_or("tokenBudget")
+                    )
+                ),
+            )
         });
 
         Candidate {
@@ -872,6 +876,14 @@ struct Cut3<'a> {
     other: String,
     /// The parameter to raise instead of `tokenBudget` (a cap's own parameter).
     raise: Option<String>,
+    /// What orders the cuts in the note, largest first: a cap's count; a budget cut's
+    /// `total` (which the fitter's search does not change), or first of all when the page
+    /// has a cursor (the cursor is the way on, `tokenBudget` the thing to raise). Ordering
+    /// by a budget cut's own count made the note's length depend on how many items are
+    /// kept: keeping one item could name a cap first, lengthen the note past the budget,
+    /// and leave a page after a cursor with nothing shown and no cursor (the rest of the
+    /// list lost; `nested_cursors_page_through_tied_hubs_under_a_cap`).
+    weight: usize,
 }
 
 fn dropped(kind: &str, count: usize, total: usize, sentence: String) -> Dropped {
