@@ -281,6 +281,25 @@ fn poisoned<T>(_: T) -> MapError {
     MapError::Internal("a map lock was poisoned by an earlier panic".into())
 }
 
+impl Inner {
+    /// Clears what a panic inside `rebuild_once` left poisoned, so the next rebuild runs
+    /// instead of failing on the lock forever. The builder's state is dropped (its module
+    /// resolver is made again); the database's open transaction was rolled back when the
+    /// panic unwound through it; the model is replaced whole at the end of a build, so
+    /// the one readers see is the last build's.
+    fn recover_from_panic(&self) {
+        if self.builder.is_poisoned() {
+            *self
+                .builder
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = BuilderState::default();
+            self.builder.clear_poison();
+        }
+        self.db.clear_poison();
+        self.state.clear_poison();
+    }
+}
+
 impl Map {
     /// Opens (or creates) the map of `config.root`. Loads a previous build if there is one;
     /// the warnings say when the database had to be recreated or the last build was cut
@@ -464,6 +483,7 @@ impl Map {
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into());
+            self.inner.recover_from_panic();
             Err(MapError::Internal(format!("rebuild panicked: {msg}")))
         });
         // The result first, then free the slot, then wake the joiners: one that this

@@ -185,6 +185,9 @@ impl Frontend for Toy {
     }
 
     fn is_config_file(&self, path: &str) -> bool {
+        if path.contains("PANIC_IN_WALK") {
+            panic!("toy walk told to panic");
+        }
         path.ends_with("toy.toml")
     }
 }
@@ -810,6 +813,26 @@ fn rename_is_delete_plus_add_and_imports_follow() {
         EdgeKind::Calls,
         Confidence::Import
     ));
+}
+
+#[test]
+fn a_panic_inside_a_rebuild_fails_that_rebuild_only() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    // Not a source file: the walk asks the frontend whether it is a config file.
+    let trigger = fx.dir.path().join("PANIC_IN_WALK.txt");
+    std::fs::write(&trigger, "").unwrap();
+    let err = fx
+        .map
+        .rebuild(RebuildOptions::default(), &|_| {})
+        .unwrap_err();
+    assert!(err.to_string().contains("panicked"), "{err}");
+    // The locks the panic went through were poisoned: the next rebuild used to fail on
+    // them forever ("a map lock was poisoned").
+    std::fs::remove_file(&trigger).unwrap();
+    fx.write("later", "def function after\n");
+    fx.rebuild();
+    assert!(fx.map.node(&fx.id("later", "after")).is_ok());
 }
 
 #[test]
