@@ -6,13 +6,6 @@ use std::time::Duration;
 
 use navmap_lsp::{Position, ServerState, SymbolKind};
 
-fn rel(root: &std::path::Path, p: &std::path::Path) -> String {
-    let root = root.canonicalize().unwrap();
-    p.strip_prefix(&root)
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| p.display().to_string())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pyright_answers_the_fixture_questions() {
     if !common::require("pyright-langserver", true) {
@@ -28,7 +21,7 @@ async fn pyright_answers_the_fixture_questions() {
     let defs = pool.definition(api, Position::new(14, 32)).await.unwrap();
     assert!(defs.complete, "{:?}", defs.warnings);
     assert_eq!(defs.value.len(), 1, "{:?}", defs.value);
-    assert_eq!(rel(root, &defs.value[0].path), "shop/store.py");
+    assert_eq!(common::rel(root, &defs.value[0].path), "shop/store.py");
     assert_eq!(defs.value[0].range.start, Position::new(26, 8));
 
     // References of refresh include the caller in the API module.
@@ -39,7 +32,7 @@ async fn pyright_answers_the_fixture_questions() {
     let found: Vec<(String, u32)> = refs
         .value
         .iter()
-        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .map(|l| (common::rel(root, &l.path), l.range.start.line))
         .collect();
     assert!(found.contains(&("shop/api.py".into(), 14)), "{found:?}");
     assert!(
@@ -61,27 +54,17 @@ async fn pyright_answers_the_fixture_questions() {
     assert!(blank.value.is_none(), "{blank:?}");
 
     // Outline: hierarchical.
-    let syms = pool.document_symbols(store).await.unwrap();
-    let class = syms
-        .value
-        .iter()
-        .find(|s| s.name == "SessionStore")
-        .expect("SessionStore in the outline");
-    assert_eq!(class.kind, SymbolKind::CLASS);
-    let methods: Vec<&str> = class.children.iter().map(|c| c.name.as_str()).collect();
-    for m in ["get", "put", "refresh"] {
-        assert!(methods.contains(&m), "{methods:?}");
-    }
+    common::assert_outline_has(
+        &pool,
+        store,
+        "SessionStore",
+        SymbolKind::CLASS,
+        &["get", "put", "refresh"],
+    )
+    .await;
 
     // Workspace symbols.
-    let ws = pool.workspace_symbols("py", "SessionStore").await.unwrap();
-    assert!(
-        ws.value
-            .iter()
-            .any(|s| s.name == "SessionStore" && rel(root, &s.path) == "shop/store.py"),
-        "{:?}",
-        ws.value
-    );
+    common::assert_workspace_symbol(&pool, root, "py", "SessionStore", Some("shop/store.py")).await;
 
     // Call hierarchy both ways.
     let items = pool
@@ -94,7 +77,7 @@ async fn pyright_answers_the_fixture_questions() {
     let callers: Vec<(String, String)> = incoming
         .value
         .iter()
-        .map(|c| (c.item.name.clone(), rel(root, &c.item.path)))
+        .map(|c| (c.item.name.clone(), common::rel(root, &c.item.path)))
         .collect();
     assert!(
         callers.contains(&("handle_refresh".into(), "shop/api.py".into())),
@@ -148,7 +131,7 @@ async fn pyright_answers_the_fixture_questions() {
     let found: Vec<(String, u32)> = refs
         .value
         .iter()
-        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .map(|l| (common::rel(root, &l.path), l.range.start.line))
         .collect();
     assert!(found.contains(&("shop/extra.py".into(), 4)), "{found:?}");
 

@@ -8,13 +8,6 @@ use std::time::Duration;
 
 use navmap_lsp::{Position, SymbolKind};
 
-fn rel(root: &Path, p: &Path) -> String {
-    let root = root.canonicalize().unwrap();
-    p.strip_prefix(&root)
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| p.display().to_string())
-}
-
 fn rust_analyzer_works() -> bool {
     // The rustup proxy exists even when the component is not installed.
     let ok = std::process::Command::new("rust-analyzer")
@@ -48,7 +41,7 @@ async fn rust_analyzer_answers_the_fixture_questions() {
     let defs = pool.definition(api, Position::new(7, 39)).await.unwrap();
     assert!(defs.complete, "{:?}", defs.warnings);
     assert_eq!(defs.value.len(), 1, "{:?}", defs.value);
-    assert_eq!(rel(root, &defs.value[0].path), "src/store.rs");
+    assert_eq!(common::rel(root, &defs.value[0].path), "src/store.rs");
     assert_eq!(defs.value[0].range.start, Position::new(23, 11));
 
     let refs = pool
@@ -58,7 +51,7 @@ async fn rust_analyzer_answers_the_fixture_questions() {
     let found: Vec<(String, u32)> = refs
         .value
         .iter()
-        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .map(|l| (common::rel(root, &l.path), l.range.start.line))
         .collect();
     assert!(found.contains(&("src/api.rs".into(), 7)), "{found:?}");
 
@@ -67,7 +60,11 @@ async fn rust_analyzer_answers_the_fixture_questions() {
         .implementation(base, Position::new(15, 10))
         .await
         .unwrap();
-    let found: Vec<String> = imps.value.iter().map(|l| rel(root, &l.path)).collect();
+    let found: Vec<String> = imps
+        .value
+        .iter()
+        .map(|l| common::rel(root, &l.path))
+        .collect();
     assert!(found.contains(&"src/store.rs".to_string()), "{found:?}");
 
     let hover = pool.hover(api, Position::new(7, 39)).await.unwrap();
@@ -77,21 +74,9 @@ async fn rust_analyzer_answers_the_fixture_questions() {
         "{text}"
     );
 
-    let syms = pool.document_symbols(store).await.unwrap();
-    assert!(
-        syms.value
-            .iter()
-            .any(|s| s.name == "SessionStore" && s.kind == SymbolKind::STRUCT),
-        "{:?}",
-        syms.value
-    );
+    common::assert_outline_has(&pool, store, "SessionStore", SymbolKind::STRUCT, &[]).await;
 
-    let ws = pool.workspace_symbols("rs", "SessionStore").await.unwrap();
-    assert!(
-        ws.value.iter().any(|s| s.name == "SessionStore"),
-        "{:?}",
-        ws.value
-    );
+    common::assert_workspace_symbol(&pool, root, "rs", "SessionStore", None).await;
 
     let items = pool
         .prepare_call_hierarchy(store, Position::new(23, 11))

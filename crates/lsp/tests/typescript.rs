@@ -8,13 +8,6 @@ use std::time::Duration;
 
 use navmap_lsp::{Position, SymbolKind};
 
-fn rel(root: &Path, p: &Path) -> String {
-    let root = root.canonicalize().unwrap();
-    p.strip_prefix(&root)
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| p.display().to_string())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typescript_language_server_answers_the_fixture_questions() {
     if !common::require("typescript-language-server", true) {
@@ -32,7 +25,7 @@ async fn typescript_language_server_answers_the_fixture_questions() {
     let defs = pool.definition(api, Position::new(8, 39)).await.unwrap();
     assert!(defs.complete, "{:?}", defs.warnings);
     assert_eq!(defs.value.len(), 1, "{:?}", defs.value);
-    assert_eq!(rel(root, &defs.value[0].path), "src/store.ts");
+    assert_eq!(common::rel(root, &defs.value[0].path), "src/store.ts");
     assert_eq!(defs.value[0].range.start, Position::new(24, 2));
 
     // References of refresh, including the caller in the API module.
@@ -43,7 +36,7 @@ async fn typescript_language_server_answers_the_fixture_questions() {
     let found: Vec<(String, u32)> = refs
         .value
         .iter()
-        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .map(|l| (common::rel(root, &l.path), l.range.start.line))
         .collect();
     assert!(found.contains(&("src/api.ts".into(), 8)), "{found:?}");
 
@@ -55,7 +48,7 @@ async fn typescript_language_server_answers_the_fixture_questions() {
     let found: Vec<(String, u32)> = imps
         .value
         .iter()
-        .map(|l| (rel(root, &l.path), l.range.start.line))
+        .map(|l| (common::rel(root, &l.path), l.range.start.line))
         .collect();
     assert!(found.contains(&("src/store.ts".into(), 5)), "{found:?}");
     assert!(found.contains(&("src/base.ts".into(), 10)), "{found:?}");
@@ -66,27 +59,17 @@ async fn typescript_language_server_answers_the_fixture_questions() {
     assert!(text.contains("refresh(key: string): boolean"), "{text}");
 
     // Outline.
-    let syms = pool.document_symbols(store).await.unwrap();
-    let class = syms
-        .value
-        .iter()
-        .find(|s| s.name == "SessionStore")
-        .expect("SessionStore in the outline");
-    assert_eq!(class.kind, SymbolKind::CLASS);
-    let methods: Vec<&str> = class.children.iter().map(|c| c.name.as_str()).collect();
-    for m in ["get", "put", "refresh"] {
-        assert!(methods.contains(&m), "{methods:?}");
-    }
+    common::assert_outline_has(
+        &pool,
+        store,
+        "SessionStore",
+        SymbolKind::CLASS,
+        &["get", "put", "refresh"],
+    )
+    .await;
 
     // Workspace symbols.
-    let ws = pool.workspace_symbols("ts", "SessionStore").await.unwrap();
-    assert!(
-        ws.value
-            .iter()
-            .any(|s| s.name == "SessionStore" && rel(root, &s.path) == "src/store.ts"),
-        "{:?}",
-        ws.value
-    );
+    common::assert_workspace_symbol(&pool, root, "ts", "SessionStore", Some("src/store.ts")).await;
 
     // Call hierarchy both ways.
     let items = pool
@@ -98,7 +81,7 @@ async fn typescript_language_server_answers_the_fixture_questions() {
     let callers: Vec<(String, String)> = incoming
         .value
         .iter()
-        .map(|c| (c.item.name.clone(), rel(root, &c.item.path)))
+        .map(|c| (c.item.name.clone(), common::rel(root, &c.item.path)))
         .collect();
     assert!(
         callers.contains(&("handleRefresh".into(), "src/api.ts".into())),

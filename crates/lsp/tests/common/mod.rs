@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use navmap_lsp::{LspConfig, LspPool};
+use navmap_lsp::{LspConfig, LspPool, SymbolKind};
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -149,4 +149,51 @@ pub fn fake_lsp() -> PathBuf {
             bin
         })
         .clone()
+}
+
+/// `p` relative to `root` (both as the server sees them: canonical), or `p` whole.
+pub fn rel(root: &Path, p: &Path) -> String {
+    let root = root.canonicalize().unwrap();
+    p.strip_prefix(&root)
+        .map(|r| r.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| p.display().to_string())
+}
+
+/// The outline of `file` holds `class` of `kind`, with `members` among its children
+/// (none asked: the outline need not be hierarchical).
+pub async fn assert_outline_has(
+    pool: &LspPool,
+    file: &Path,
+    class: &str,
+    kind: SymbolKind,
+    members: &[&str],
+) {
+    let syms = pool.document_symbols(file).await.unwrap();
+    let found = syms
+        .value
+        .iter()
+        .find(|s| s.name == class && s.kind == kind)
+        .unwrap_or_else(|| panic!("{class} ({kind:?}) not in the outline: {:?}", syms.value));
+    let children: Vec<&str> = found.children.iter().map(|c| c.name.as_str()).collect();
+    for m in members {
+        assert!(children.contains(m), "{m} not among {children:?}");
+    }
+}
+
+/// A workspace-symbol search for `name` in `lang` finds it (in `file`, when given).
+pub async fn assert_workspace_symbol(
+    pool: &LspPool,
+    root: &Path,
+    lang: &str,
+    name: &str,
+    file: Option<&str>,
+) {
+    let ws = pool.workspace_symbols(lang, name).await.unwrap();
+    assert!(
+        ws.value
+            .iter()
+            .any(|s| s.name == name && file.is_none_or(|f| rel(root, &s.path) == f)),
+        "{:?}",
+        ws.value
+    );
 }
