@@ -28,9 +28,12 @@
 //!   nodes, facts (references, imports, bindings, import targets) and resolved edges are
 //!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
 //!   hundreds of thousands. Node indexes are stored and stable.
-//! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned, a
-//!   node ID is one shared string (the node's and `node_by_id`'s), blobs are decoded from
-//!   SQLite's row without a copy, and the tables and lists are sized exactly after a load.
+//! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned (one
+//!   string of every name, a hash table of symbols), a node ID is one shared string (the
+//!   node's and `node_by_id`'s), blobs are decoded from SQLite's row without a copy, the
+//!   edges are compressed sparse rows (`adjacency.rs`: one array per direction, an overlay
+//!   for the lists a rebuild edits), and the tables and lists are sized exactly after a
+//!   load.
 //! - **Incremental by construction** (`build.rs`, `apply.rs`): size+mtime decide what to
 //!   read, a blake3 hash decides what to re-extract; definitions keep their index when
 //!   their node ID survives, so other files' edges into them stay valid. Re-resolved are
@@ -54,7 +57,8 @@
 //! - **Ranking** (`rank.rs`): PageRank mixed with degree, per generation, warm-started;
 //!   skipped when a rebuild changed no edge or node.
 //! - **Clusters** (`cluster.rs`): Louvain on the file graph, deterministic.
-//! - **Search** (`search.rs`): an in-memory name index, updated per changed node.
+//! - **Search** (`search.rs`): an in-memory name index, updated per changed node; no
+//!   allocation per name (names and qualified names in shared strings).
 //! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
 //!   a rebuild is single-flight (a concurrent call joins the running one and gets its
 //!   result when that one started after the call and covers it, else runs next) and
@@ -72,6 +76,7 @@
 //!   of modules the file imports (else to methods of that name of their types), as
 //!   candidates: recall is traded for precision.
 
+mod adjacency;
 mod apply;
 mod build;
 mod callees;

@@ -6,8 +6,10 @@
 //! an edit keeps its index, so edges from other files into it stay valid).
 
 use std::collections::HashSet;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
+pub(crate) use crate::adjacency::Adjacency;
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 pub(crate) use navmap_extract::facts::MentionKind;
@@ -23,31 +25,62 @@ pub(crate) type Sym = u32;
 /// 19's profile).
 pub(crate) type FastMap<K, V> = foldhash::HashMap<K, V>;
 
-/// Interns names (definition names, referenced names, imported names).
+/// Interns names (definition names, referenced names, imported names): every name once,
+/// back to back in one string, and a hash table of symbols that hashes the names where
+/// they are (issue 19: an `Arc<str>` per name, kept twice, was ≈ 90 bytes a name).
 #[derive(Default)]
 pub(crate) struct Interner {
-    map: FastMap<Arc<str>, Sym>,
-    strs: Vec<Arc<str>>,
+    /// Every name, in symbol order.
+    text: String,
+    /// Symbol → the end of its name in `text` (it starts where the previous one ends).
+    ends: Vec<u32>,
+    /// The symbols, hashed by their names.
+    table: hashbrown::HashTable<Sym>,
+    hasher: foldhash::fast::FixedState,
+}
+
+/// The name of `sym` in an interner's parts (apart, so the table can hash while it grows).
+fn interned<'a>(text: &'a str, ends: &[u32], sym: Sym) -> &'a str {
+    let end = ends[sym as usize] as usize;
+    let start = match sym {
+        0 => 0,
+        _ => ends[sym as usize - 1] as usize,
+    };
+    &text[start..end]
 }
 
 impl Interner {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.map.get(s) {
+        let hash = self.hasher.hash_one(s);
+        let (text, ends) = (&self.text, &self.ends);
+        if let Some(&sym) = self.table.find(hash, |&x| interned(text, ends, x) == s) {
             return sym;
         }
-        let sym = self.strs.len() as Sym;
-        let arc: Arc<str> = Arc::from(s);
-        self.strs.push(arc.clone());
-        self.map.insert(arc, sym);
+        let sym = self.ends.len() as Sym;
+        self.text.push_str(s);
+        self.ends.push(self.text.len() as u32);
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
+        self.table
+            .insert_unique(hash, sym, |&x| hasher.hash_one(interned(text, ends, x)));
         sym
     }
 
     pub fn get(&self, s: &str) -> Option<Sym> {
-        self.map.get(s).copied()
+        let hash = self.hasher.hash_one(s);
+        self.table.find(hash, |&x| self.str(x) == s).copied()
     }
 
     pub fn str(&self, sym: Sym) -> &str {
-        &self.strs[sym as usize]
+        interned(&self.text, &self.ends, sym)
+    }
+
+    /// Gives back what growing reserved.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
+        self.table
+            .shrink_to_fit(|&x| hasher.hash_one(interned(text, ends, x)));
     }
 }
 
@@ -231,8 +264,10 @@ pub(crate) struct Model {
     pub file_by_path: FastMap<Box<str>, Ix>,
     pub nodes: Vec<Option<Node>>,
     pub node_by_id: FastMap<Arc<str>, Ix>,
-    pub out: Vec<Vec<Edge>>,
-    pub inc: Vec<Vec<Edge>>,
+    /// Outgoing edges by source node (`Edge::other` is the target).
+    pub out: Adjacency,
+    /// Incoming edges by target node (`Edge::other` is the source).
+    pub inc: Adjacency,
     pub names: Interner,
     /// Name → definition nodes with that name.
     pub by_name: Vec<Vec<Ix>>,
@@ -335,8 +370,6 @@ impl Model {
         let i = ix as usize;
         if self.nodes.len() <= i {
             self.nodes.resize_with(i + 1, || None);
-            self.out.resize_with(i + 1, Vec::new);
-            self.inc.resize_with(i + 1, Vec::new);
         }
         self.node_by_id.insert(node.id.clone(), ix);
         if node.is_named() {
@@ -362,16 +395,16 @@ impl Model {
             list.retain(|&n| n != ix);
         }
         let mut sources = Vec::new();
-        for e in std::mem::take(&mut self.inc[ix as usize]) {
+        for e in self.inc.take(ix) {
             if let Some(src) = self.node(e.other) {
                 if let Some(f) = src.file {
                     sources.push(f);
                 }
-                self.out[e.other as usize].retain(|o| o.other != ix);
+                self.out.retain(e.other, |o| o.other != ix);
             }
         }
-        for e in std::mem::take(&mut self.out[ix as usize]) {
-            self.inc[e.other as usize].retain(|i| i.other != ix);
+        for e in self.out.take(ix) {
+            self.inc.retain(e.other, |i| i.other != ix);
         }
         if let Some(p) = node.parent
             && let Some(Some(parent)) = self.nodes.get_mut(p as usize)
@@ -384,18 +417,24 @@ impl Model {
     }
 
     pub fn add_edge(&mut self, src: Ix, dst: Ix, kind: EdgeKind, conf: Confidence, line: u32) {
-        self.out[src as usize].push(Edge {
-            other: dst,
-            kind,
-            conf,
-            line,
-        });
-        self.inc[dst as usize].push(Edge {
-            other: src,
-            kind,
-            conf,
-            line,
-        });
+        self.out.push(
+            src,
+            Edge {
+                other: dst,
+                kind,
+                conf,
+                line,
+            },
+        );
+        self.inc.push(
+            dst,
+            Edge {
+                other: src,
+                kind,
+                conf,
+                line,
+            },
+        );
     }
 
     /// Drops the outgoing edges of a file's nodes whose kind `drop` selects.
@@ -408,10 +447,11 @@ impl Model {
                     dsts.insert(e.other);
                 }
             }
-            self.out[s as usize].retain(|e| !drop(e.kind));
+            self.out.retain(s, |e| !drop(e.kind));
         }
         for d in dsts {
-            self.inc[d as usize].retain(|e| !(srcs.contains(&e.other) && drop(e.kind)));
+            self.inc
+                .retain(d, |e| !(srcs.contains(&e.other) && drop(e.kind)));
         }
     }
 
@@ -503,15 +543,16 @@ impl Model {
     }
 
     /// Gives back what growing the tables and lists reserved beyond their length (up to half
-    /// of each, after a load).
+    /// of each, after a load), and folds the edges into their compact arrays.
     pub fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
-        self.out.shrink_to_fit();
-        self.inc.shrink_to_fit();
+        self.out.freeze();
+        self.inc.freeze();
         self.files.shrink_to_fit();
-        for list in self.out.iter_mut().chain(self.inc.iter_mut()) {
-            list.shrink_to_fit();
-        }
+        self.names.shrink_to_fit();
+        self.by_name.shrink_to_fit();
+        self.users_by_name.shrink_to_fit();
+        self.mentioners_by_name.shrink_to_fit();
         for list in self
             .by_name
             .iter_mut()
@@ -527,7 +568,7 @@ impl Model {
 
     /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).
     pub fn edge_count(&self) -> usize {
-        self.out.iter().map(Vec::len).sum()
+        self.out.total()
     }
 
     pub fn symbol_count(&self) -> usize {

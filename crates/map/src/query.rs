@@ -570,10 +570,8 @@ impl State {
             *languages.entry(m.lang(r.lang).to_string()).or_insert(0) += 1;
         }
         let mut by_conf = BTreeMap::new();
-        for list in &m.out {
-            for e in list {
-                *by_conf.entry(e.conf).or_insert(0) += 1;
-            }
+        for e in m.out.all() {
+            *by_conf.entry(e.conf).or_insert(0) += 1;
         }
         Status {
             built: self.built,

@@ -10,7 +10,9 @@
 //! needs no tuning. Updated incrementally: a rebuild re-registers only the nodes it
 //! touched, so a one-file change costs microseconds here.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
 
 use crate::NodeKind;
 use crate::model::{Ix, Model};
@@ -19,28 +21,61 @@ use crate::types::MatchKind;
 const NONE: u32 = u32::MAX;
 /// Fuzzy matching runs only while exact/prefix/substring matches are fewer than this.
 pub(crate) const FUZZY_ONLY_BELOW: usize = 200;
+/// Marks a [`Span`] as a file node's path (otherwise a qualified name).
+const PATH_BIT: u32 = 1 << 31;
 
+/// One distinct lower-cased name: 24 bytes, its text in `buf` and its nodes inline when
+/// there is one (most names), so the index holds no allocation per name (issue 19: the
+/// server's resident size).
 struct Entry {
-    lower: Box<str>,
     mask: u64,
     /// Offset of the name in `buf`.
     start: u32,
-    nodes: Vec<Ix>,
+    len: u32,
+    /// The only node, when `many` is `NONE`; `NONE` when none.
+    one: Ix,
+    /// Index into `lists` once the name has had more than one node.
+    many: u32,
+}
+
+/// A text in `texts`: a node's lower-cased qualified name or path; `len == 0` for none.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    start: u32,
+    /// Length, with [`PATH_BIT`] set for a path.
+    len: u32,
+}
+
+impl Span {
+    fn is_path(self) -> bool {
+        self.len & PATH_BIT != 0
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        let len = (self.len & !PATH_BIT) as usize;
+        self.start as usize..self.start as usize + len
+    }
 }
 
 #[derive(Default)]
 pub(crate) struct SearchIndex {
     entries: Vec<Entry>,
+    /// Node lists of the names with more than one node.
+    lists: Vec<Vec<Ix>>,
     /// `\n` + every entry's name + `\n`…, in entry order (names of emptied entries stay
     /// until the index is rebuilt).
     buf: String,
-    by_lower: HashMap<Box<str>, u32>,
+    /// Entry indexes, hashed by their name in `buf` (the text is not copied).
+    by_lower: HashTable<u32>,
+    hasher: foldhash::fast::FixedState,
     /// Node → its entry (`NONE` when not indexed).
     node_entry: Vec<u32>,
-    /// Node → lower-cased qualified name, for definitions whose name is qualified.
-    qname: Vec<Option<Box<str>>>,
-    /// Node → lower-cased path, for file nodes.
-    path: Vec<Option<Box<str>>>,
+    /// Node → its lower-cased qualified name (definitions whose name is qualified) or
+    /// path (file nodes), in `texts`.
+    spans: Vec<Span>,
+    texts: String,
+    /// Bytes of `texts` no span points at any more (replaced by an update).
+    garbage: usize,
 }
 
 /// Which of 64 buckets a byte falls in: letters, digits and `_` get their own.
@@ -62,22 +97,127 @@ impl SearchIndex {
     pub fn build(model: &Model) -> SearchIndex {
         let mut idx = SearchIndex::default();
         idx.update(model, model.node_ixs());
+        idx.entries.shrink_to_fit();
+        idx.lists.shrink_to_fit();
+        idx.buf.shrink_to_fit();
+        idx.texts.shrink_to_fit();
+        idx.by_lower.shrink_to_fit(|&e| {
+            let e = &idx.entries[e as usize];
+            idx.hasher
+                .hash_one(&idx.buf[e.start as usize..(e.start + e.len) as usize])
+        });
         idx
     }
 
     /// Rebuilt from scratch when emptied entries (renamed or deleted names) make up most
-    /// of the index.
+    /// of the index, or replaced texts most of `texts`.
     pub fn needs_compaction(&self) -> bool {
-        let empty = self.entries.iter().filter(|e| e.nodes.is_empty()).count();
-        empty > 1024 && empty * 2 > self.entries.len()
+        let empty = (0..self.entries.len())
+            .filter(|&e| self.entry_nodes(e).is_empty())
+            .count();
+        (empty > 1024 && empty * 2 > self.entries.len())
+            || (self.garbage > 1 << 16 && self.garbage * 2 > self.texts.len())
+    }
+
+    fn name(&self, e: usize) -> &str {
+        let e = &self.entries[e];
+        &self.buf[e.start as usize..(e.start + e.len) as usize]
+    }
+
+    fn entry_nodes(&self, e: usize) -> &[Ix] {
+        let entry = &self.entries[e];
+        if entry.many != NONE {
+            &self.lists[entry.many as usize]
+        } else if entry.one != NONE {
+            std::slice::from_ref(&entry.one)
+        } else {
+            &[]
+        }
+    }
+
+    fn entry_of(&self, lower: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(lower);
+        self.by_lower
+            .find(hash, |&e| self.name(e as usize) == lower)
+            .copied()
+    }
+
+    fn push_node(&mut self, e: u32, ix: Ix) {
+        let entry = &mut self.entries[e as usize];
+        if entry.many != NONE {
+            self.lists[entry.many as usize].push(ix);
+        } else if entry.one == NONE {
+            entry.one = ix;
+        } else {
+            entry.many = self.lists.len() as u32;
+            self.lists.push(vec![entry.one, ix]);
+            entry.one = NONE;
+        }
+    }
+
+    fn remove_node(&mut self, e: u32, ix: Ix) {
+        let entry = &mut self.entries[e as usize];
+        if entry.many != NONE {
+            self.lists[entry.many as usize].retain(|&n| n != ix);
+        } else if entry.one == ix {
+            entry.one = NONE;
+        }
     }
 
     fn ensure(&mut self, ix: Ix) {
         let need = ix as usize + 1;
         if self.node_entry.len() < need {
             self.node_entry.resize(need, NONE);
-            self.qname.resize(need, None);
-            self.path.resize(need, None);
+            self.spans.resize(need, Span::default());
+        }
+    }
+
+    /// A new entry for a name not in the index.
+    fn add_entry(&mut self, lower: &str) -> u32 {
+        let e = self.entries.len() as u32;
+        if self.buf.is_empty() {
+            self.buf.push('\n');
+        }
+        let start = self.buf.len() as u32;
+        self.buf.push_str(lower);
+        self.buf.push('\n');
+        self.entries.push(Entry {
+            mask: mask_of(lower),
+            start,
+            len: lower.len() as u32,
+            one: NONE,
+            many: NONE,
+        });
+        let hash = self.hasher.hash_one(lower);
+        let (entries, buf, hasher) = (&self.entries, &self.buf, &self.hasher);
+        self.by_lower.insert_unique(hash, e, |&x| {
+            let x = &entries[x as usize];
+            hasher.hash_one(&buf[x.start as usize..(x.start + x.len) as usize])
+        });
+        e
+    }
+
+    /// Sets a node's qualified name or path (`None`: it has neither).
+    fn set_span(&mut self, i: usize, text: Option<(String, bool)>) {
+        let old = self.spans[i];
+        match text {
+            Some((t, path)) if !t.is_empty() => {
+                if old.len != 0 && old.is_path() == path && self.texts[old.range()] == *t {
+                    return;
+                }
+                self.garbage += old.range().len();
+                let start = self.texts.len() as u32;
+                self.texts.push_str(&t);
+                let flag = if path { PATH_BIT } else { 0 };
+                self.spans[i] = Span {
+                    start,
+                    len: t.len() as u32 | flag,
+                };
+            }
+            _ => {
+                self.garbage += old.range().len();
+                self.spans[i] = Span::default();
+            }
         }
     }
 
@@ -92,66 +232,55 @@ impl SearchIndex {
             if old != NONE {
                 let same = lower
                     .as_deref()
-                    .is_some_and(|l| *self.entries[old as usize].lower == *l);
+                    .is_some_and(|l| self.name(old as usize) == l);
                 if !same {
-                    self.entries[old as usize].nodes.retain(|&n| n != ix);
+                    self.remove_node(old, ix);
                     self.node_entry[i] = NONE;
                 }
             }
-            self.qname[i] = None;
-            self.path[i] = None;
             let (Some(n), Some(lower)) = (node, lower) else {
+                self.set_span(i, None);
                 continue;
             };
             if self.node_entry[i] == NONE {
-                let e = match self.by_lower.get(lower.as_str()) {
-                    Some(&e) => e,
-                    None => {
-                        let e = self.entries.len() as u32;
-                        if self.buf.is_empty() {
-                            self.buf.push('\n');
-                        }
-                        let start = self.buf.len() as u32;
-                        self.buf.push_str(&lower);
-                        self.buf.push('\n');
-                        self.entries.push(Entry {
-                            mask: mask_of(&lower),
-                            lower: lower.clone().into_boxed_str(),
-                            start,
-                            nodes: Vec::new(),
-                        });
-                        self.by_lower.insert(lower.into_boxed_str(), e);
-                        e
-                    }
+                let e = match self.entry_of(&lower) {
+                    Some(e) => e,
+                    None => self.add_entry(&lower),
                 };
-                self.entries[e as usize].nodes.push(ix);
+                self.push_node(e, ix);
                 self.node_entry[i] = e;
             }
-            match n.kind {
-                NodeKind::File => self.path[i] = Some(n.qname.to_lowercase().into_boxed_str()),
-                NodeKind::Module => {}
-                _ if n.qname.contains('.') => {
-                    self.qname[i] = Some(n.qname.to_lowercase().into_boxed_str())
-                }
-                _ => {}
-            }
+            let text = match n.kind {
+                NodeKind::File => Some((n.qname.to_lowercase(), true)),
+                NodeKind::Module => None,
+                _ if n.qname.contains('.') => Some((n.qname.to_lowercase(), false)),
+                _ => None,
+            };
+            self.set_span(i, text);
         }
     }
 
     /// The nodes whose lower-cased name is `lower` (files by their file name).
     pub fn nodes_named(&self, lower: &str) -> &[Ix] {
-        self.by_lower
-            .get(lower)
-            .map(|&e| self.entries[e as usize].nodes.as_slice())
+        self.entry_of(lower)
+            .map(|e| self.entry_nodes(e as usize))
             .unwrap_or(&[])
     }
 
     /// Every distinct lower-cased name with its nodes.
     pub fn names(&self) -> impl Iterator<Item = (&str, &[Ix])> {
-        self.entries
+        (0..self.entries.len())
+            .map(|e| (self.name(e), self.entry_nodes(e)))
+            .filter(|(_, nodes)| !nodes.is_empty())
+    }
+
+    /// Nodes with a qualified name (`path == false`) or a path, in node order.
+    fn texts_of(&self, path: bool) -> impl Iterator<Item = (usize, &str)> {
+        self.spans
             .iter()
-            .filter(|e| !e.nodes.is_empty())
-            .map(|e| (&*e.lower, e.nodes.as_slice()))
+            .enumerate()
+            .filter(move |(_, s)| s.len != 0 && s.is_path() == path)
+            .map(|(n, s)| (n, &self.texts[s.range()]))
     }
 
     /// Every matching node with how it matched (the best way, when several) and a
@@ -173,20 +302,21 @@ impl SearchIndex {
             for p in memchr::memmem::find_iter(self.buf.as_bytes(), q) {
                 let e = self.entries.partition_point(|e| e.start as usize <= p);
                 let Some(ei) = e.checked_sub(1) else { continue };
-                let entry = &self.entries[ei];
-                if matched[ei] || entry.nodes.is_empty() {
+                let nodes = self.entry_nodes(ei);
+                if matched[ei] || nodes.is_empty() {
                     continue;
                 }
                 matched[ei] = true;
-                let name = &*entry.lower;
-                let hit = if name.len() == q.len() {
+                let entry = &self.entries[ei];
+                let name_len = entry.len as usize;
+                let hit = if name_len == q.len() {
                     (MatchKind::Exact, 0.99)
                 } else if p == entry.start as usize {
-                    (MatchKind::Prefix, closeness(q.len(), name.len()))
+                    (MatchKind::Prefix, closeness(q.len(), name_len))
                 } else {
-                    (MatchKind::Substring, closeness(q.len(), name.len()))
+                    (MatchKind::Substring, closeness(q.len(), name_len))
                 };
-                for &n in &entry.nodes {
+                for &n in nodes {
                     at[n as usize] = hits.len() as u32;
                     hits.push((n, hit.0, hit.1));
                 }
@@ -196,14 +326,15 @@ impl SearchIndex {
         // outnumber any page (fuzzy ones would rank below them all).
         if q.len() >= 3 && hits.len() < FUZZY_ONLY_BELOW {
             for (ei, e) in self.entries.iter().enumerate() {
-                if matched[ei]
-                    || e.nodes.is_empty()
-                    || (qmask & !e.mask).count_ones() as usize > max_typos
-                {
+                if matched[ei] || (qmask & !e.mask).count_ones() as usize > max_typos {
                     continue;
                 }
-                if let Some(c) = fuzzy(q, e.lower.as_bytes(), max_typos) {
-                    for &n in &e.nodes {
+                let nodes = self.entry_nodes(ei);
+                if nodes.is_empty() {
+                    continue;
+                }
+                if let Some(c) = fuzzy(q, self.name(ei).as_bytes(), max_typos) {
+                    for &n in nodes {
                         at[n as usize] = hits.len() as u32;
                         hits.push((n, MatchKind::Fuzzy, c));
                     }
@@ -221,9 +352,8 @@ impl SearchIndex {
         };
         if ql.contains(['.', ':', '#']) {
             let qn = ql.replace("::", ".").replace('#', ".");
-            for (n, qname) in self.qname.iter().enumerate() {
-                let Some(qname) = qname else { continue };
-                let kind = if **qname == *qn {
+            for (n, qname) in self.texts_of(false) {
+                let kind = if *qname == *qn {
                     MatchKind::Exact
                 } else if qname.contains(qn.as_str()) {
                     MatchKind::QualifiedName
@@ -239,8 +369,7 @@ impl SearchIndex {
                 );
             }
         }
-        for (n, path) in self.path.iter().enumerate() {
-            let Some(path) = path else { continue };
+        for (n, path) in self.texts_of(true) {
             if path.contains(ql.as_str()) {
                 better(
                     &mut hits,

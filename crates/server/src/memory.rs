@@ -5,14 +5,86 @@
 //! and the blobs, decode buffers and intermediate tables freed afterwards stay mapped in
 //! them. `serve` lives for hours with what it holds after the open, so it asks glibc to
 //! return the free pages at the top and inside of every arena (`malloc_trim`; issue 19:
-//! the server's RSS after a query mix).
+//! the server's RSS after a query mix). It does so again once answers have paused
+//! ([`answered`]): the answers' own temporaries leave free pages between the live blocks.
 
-/// Returns free heap pages to the system (glibc only; elsewhere nothing to do).
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How long answers must have paused before the heap is trimmed (trimming holds the
+/// arenas' locks for a few milliseconds; not while answers are coming in).
+const QUIET: Duration = Duration::from_millis(200);
+
+/// The time of the last answer not yet followed by a trim.
+struct Pending {
+    last: Mutex<Option<Instant>>,
+    wake: Condvar,
+}
+
+/// Notes that an answer was given: the heap is trimmed once answers pause for [`QUIET`]
+/// (by one thread started on first use, asleep in between).
+pub(crate) fn answered() {
+    static PENDING: OnceLock<&'static Pending> = OnceLock::new();
+    let pending = PENDING.get_or_init(|| {
+        let p: &'static Pending = Box::leak(Box::new(Pending {
+            last: Mutex::new(None),
+            wake: Condvar::new(),
+        }));
+        let started = std::thread::Builder::new()
+            .name("navmap-trim".into())
+            .spawn(move || trim_when_quiet(p));
+        if let Err(e) = started {
+            tracing::debug!(error = %e, "no heap-trimming thread");
+        }
+        p
+    });
+    let mut last = pending.last.lock().unwrap_or_else(|e| e.into_inner());
+    *last = Some(Instant::now());
+    pending.wake.notify_one();
+}
+
+fn trim_when_quiet(p: &Pending) {
+    let mut last = p.last.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        match *last {
+            None => last = p.wake.wait(last).unwrap_or_else(|e| e.into_inner()),
+            Some(at) if at.elapsed() >= QUIET => {
+                *last = None;
+                drop(last);
+                release_freed();
+                last = p.last.lock().unwrap_or_else(|e| e.into_inner());
+            }
+            Some(at) => {
+                let left = QUIET.saturating_sub(at.elapsed());
+                last = p
+                    .wake
+                    .wait_timeout(last, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        }
+    }
+}
+
+/// Returns free heap pages to the system, and from then on keeps large temporaries out
+/// of the arenas (glibc only; elsewhere nothing to do).
 pub(crate) fn release_freed() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        // SAFETY: `malloc_trim` only walks glibc's own arenas under their locks.
-        let released = unsafe { libc::malloc_trim(0) };
+        // SAFETY: `mallopt` only sets glibc tunables (under its own lock); `malloc_trim`
+        // only walks glibc's own arenas under their locks.
+        let released = unsafe {
+            // Fixed thresholds: glibc's default raises both each time a large block is
+            // freed, after which every answer's large temporaries (a search's per-node
+            // tables) came from the arenas and stayed there as free, resident pages. Fixed,
+            // a block of 64 KiB or more is mapped and unmapped on its own, and free memory
+            // at the top of an arena goes back beyond 128 KiB (issue 19: the server's RSS
+            // after a query mix). Set only once the map is open: a build allocates many
+            // large blocks and is better served by glibc's default.
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 64 * 1024);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+            libc::malloc_trim(0)
+        };
         tracing::debug!(released, "freed heap returned to the system");
     }
 }

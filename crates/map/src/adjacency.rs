@@ -1,0 +1,169 @@
+//! Adjacency lists (one direction of the graph) in compressed sparse rows.
+//!
+//! A node's edges are a range of one shared array (`start[i]..start[i + 1]`): 4 bytes a
+//! node and 12 an edge, where a `Vec` per node cost 24 bytes a node plus an allocation per
+//! non-empty list (issue 19: the server's resident size). Edits go to an overlay of the
+//! lists changed since the last [`Adjacency::freeze`] (copied out of the array on first
+//! change), folded back into the array once the overlay is large: a one-file rebuild
+//! touches a few lists, a cold build all of them (amortized by doubling). Readers index
+//! it as they did the `Vec`s: `&adj[ix]` is the node's edges as a slice.
+
+use crate::model::{Edge, FastMap, Ix};
+
+#[derive(Default)]
+pub(crate) struct Adjacency {
+    /// Node `i`'s frozen edges are `edges[start[i]..start[i + 1]]` (nodes past the end
+    /// have none).
+    start: Vec<u32>,
+    edges: Vec<Edge>,
+    /// The lists edited since the last freeze; they replace the frozen ones.
+    changed: FastMap<Ix, Vec<Edge>>,
+}
+
+/// The overlay is folded in once it holds more lists than this and than the frozen part.
+const FREEZE_AT: usize = 4096;
+
+impl Adjacency {
+    fn frozen(&self, ix: usize) -> &[Edge] {
+        match (self.start.get(ix), self.start.get(ix + 1)) {
+            (Some(&a), Some(&b)) => &self.edges[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// The node's list, made editable (copied into the overlay on first change).
+    fn edit(&mut self, ix: Ix) -> &mut Vec<Edge> {
+        if !self.changed.contains_key(&ix) {
+            let copy = self.frozen(ix as usize).to_vec();
+            self.changed.insert(ix, copy);
+        }
+        self.changed.get_mut(&ix).expect("just inserted")
+    }
+
+    pub fn push(&mut self, ix: Ix, e: Edge) {
+        self.edit(ix).push(e);
+        if self.changed.len() > FREEZE_AT.max(self.start.len()) {
+            self.freeze();
+        }
+    }
+
+    /// Keeps the node's edges that `keep` accepts (no copy when it accepts them all).
+    pub fn retain(&mut self, ix: Ix, mut keep: impl FnMut(&Edge) -> bool) {
+        if self[ix as usize].iter().all(&mut keep) {
+            return;
+        }
+        self.edit(ix).retain(keep);
+    }
+
+    /// Takes the node's edges out, leaving it none.
+    pub fn take(&mut self, ix: Ix) -> Vec<Edge> {
+        if self[ix as usize].is_empty() {
+            return Vec::new();
+        }
+        std::mem::take(self.edit(ix))
+    }
+
+    /// Every node's edges (the nodes in no particular order).
+    pub fn all(&self) -> impl Iterator<Item = &Edge> {
+        let frozen = (0..self.start.len().saturating_sub(1))
+            .filter(|&i| !self.changed.contains_key(&(i as Ix)))
+            .flat_map(|i| self.frozen(i));
+        frozen.chain(self.changed.values().flatten())
+    }
+
+    /// How many edges, over every node.
+    pub fn total(&self) -> usize {
+        self.all().count()
+    }
+
+    /// Folds the overlay into the shared array (exactly sized).
+    pub fn freeze(&mut self) {
+        if self.changed.is_empty() {
+            return;
+        }
+        let nodes = self
+            .changed
+            .keys()
+            .map(|&k| k as usize + 1)
+            .max()
+            .unwrap_or(0)
+            .max(self.start.len().saturating_sub(1));
+        let count = (0..nodes).map(|i| self[i].len()).sum::<usize>();
+        let mut start = Vec::with_capacity(nodes + 1);
+        let mut edges = Vec::with_capacity(count);
+        for i in 0..nodes {
+            start.push(edges.len() as u32);
+            edges.extend_from_slice(&self[i]);
+        }
+        start.push(edges.len() as u32);
+        self.start = start;
+        self.edges = edges;
+        self.changed = FastMap::default();
+    }
+}
+
+impl std::ops::Index<usize> for Adjacency {
+    type Output = [Edge];
+
+    fn index(&self, ix: usize) -> &[Edge] {
+        if !self.changed.is_empty()
+            && let Some(list) = self.changed.get(&(ix as Ix))
+        {
+            return list;
+        }
+        self.frozen(ix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Confidence, EdgeKind};
+
+    fn e(other: Ix) -> Edge {
+        Edge {
+            other,
+            kind: EdgeKind::Calls,
+            conf: Confidence::Exact,
+            line: other,
+        }
+    }
+
+    #[test]
+    fn edits_read_the_same_before_and_after_a_freeze() {
+        let mut adj = Adjacency::default();
+        adj.push(3, e(1));
+        adj.push(3, e(2));
+        adj.push(1, e(3));
+        let before: Vec<Vec<Edge>> = (0..6).map(|i| adj[i].to_vec()).collect();
+        adj.freeze();
+        let after: Vec<Vec<Edge>> = (0..6).map(|i| adj[i].to_vec()).collect();
+        assert_eq!(before, after);
+        assert_eq!(adj[3], [e(1), e(2)]);
+        assert_eq!(adj.total(), 3);
+        // An edit of a frozen list copies it; the others stay in the array.
+        adj.retain(3, |x| x.other != 1);
+        adj.push(5, e(9));
+        assert_eq!(adj[3], [e(2)]);
+        assert_eq!(adj[1], [e(3)]);
+        assert_eq!(adj.take(1), vec![e(3)]);
+        assert!(adj[1].is_empty());
+        assert_eq!(adj.total(), 2);
+        adj.freeze();
+        assert_eq!(adj[3], [e(2)]);
+        assert_eq!(adj[5], [e(9)]);
+        assert!(adj[1].is_empty() && adj[100].is_empty());
+    }
+
+    #[test]
+    fn a_large_overlay_folds_itself_in() {
+        let mut adj = Adjacency::default();
+        for i in 0..(FREEZE_AT as Ix + 10) {
+            adj.push(i, e(i + 1));
+        }
+        assert!(adj.changed.len() < FREEZE_AT);
+        for i in 0..(FREEZE_AT as Ix + 10) {
+            assert_eq!(adj[i as usize], [e(i + 1)]);
+        }
+    }
+}
