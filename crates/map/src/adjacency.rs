@@ -76,6 +76,14 @@ impl Adjacency {
         self.all().count()
     }
 
+    /// Folds the overlay in when it holds more than a sixteenth of the lists (or of
+    /// [`FREEZE_AT`]): after a build that edited many.
+    pub fn settle(&mut self) {
+        if self.changed.len() * 16 > FREEZE_AT.max(self.start.len()) {
+            self.freeze();
+        }
+    }
+
     /// Folds the overlay into the shared array (exactly sized).
     pub fn freeze(&mut self) {
         if self.changed.is_empty() {
@@ -165,5 +173,15 @@ mod tests {
         for i in 0..(FREEZE_AT as Ix + 10) {
             assert_eq!(adj[i as usize], [e(i + 1)]);
         }
+        // A few edits stay in the overlay after a build; many are folded in.
+        adj.push(1, e(7));
+        adj.settle();
+        assert!(!adj.changed.is_empty());
+        for i in 0..512 {
+            adj.push(i, e(i + 2));
+        }
+        adj.settle();
+        assert!(adj.changed.is_empty());
+        assert_eq!(adj[1], [e(2), e(7), e(3)]);
     }
 }

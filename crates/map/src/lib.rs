@@ -213,6 +213,7 @@ impl State {
     /// incremental change), else drops it, to be computed on first use — or now, when
     /// `eager`.
     pub(crate) fn refresh_derived(&mut self, delta: Option<&build::Finished>, eager: bool) {
+        self.model.settle_edges();
         match (delta, self.derived.get_mut()) {
             (Some(d), Some(derived)) => derived.update(&self.model, Some(d)),
             _ => {

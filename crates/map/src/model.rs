@@ -566,6 +566,13 @@ impl Model {
         }
     }
 
+    /// After a build: folds the edge lists it edited into the compact arrays when they
+    /// are many (a cold or full build), not for the few lists of a one-file change.
+    pub fn settle_edges(&mut self) {
+        self.out.settle();
+        self.inc.settle();
+    }
+
     /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).
     pub fn edge_count(&self) -> usize {
         self.out.total()
