@@ -1,7 +1,8 @@
 //! Name search: an in-memory index kept up to date per generation.
 //!
-//! One entry per distinct lower-cased name, every name also in one `\n`-separated buffer,
-//! and a 64-bit mask of the characters each holds. A query runs one memmem search over the
+//! One entry per distinct lower-cased name, the names themselves in one `\n`-separated
+//! buffer (an entry is its range there, found by name through a hash table of entry
+//! numbers), and a 64-bit mask of the characters each holds. A query runs one memmem search over the
 //! buffer (exact, prefix and substring matches at once, at memory speed), then scans the
 //! entries left for a bounded Damerau-Levenshtein (small typos) or a subsequence test,
 //! both skipped at once when the masks show too many missing characters. Qualified names are
