@@ -21,49 +21,59 @@ struct Pending {
     wake: Condvar,
 }
 
-/// Notes that an answer was given: the heap is trimmed once answers pause for [`QUIET`]
-/// (by one thread started on first use, asleep in between).
-pub(crate) fn answered() {
-    static PENDING: OnceLock<&'static Pending> = OnceLock::new();
-    let pending = PENDING.get_or_init(|| {
+impl Pending {
+    /// A pending set whose thread calls `trim` once notes pause for `quiet`.
+    fn start(quiet: Duration, trim: impl Fn() + Send + 'static) -> &'static Pending {
         let p: &'static Pending = Box::leak(Box::new(Pending {
             last: Mutex::new(None),
             wake: Condvar::new(),
         }));
         let started = std::thread::Builder::new()
             .name("navmap-trim".into())
-            .spawn(move || trim_when_quiet(p));
+            .spawn(move || p.trim_when_quiet(quiet, trim));
         if let Err(e) = started {
             tracing::debug!(error = %e, "no heap-trimming thread");
         }
         p
-    });
-    let mut last = pending.last.lock().unwrap_or_else(|e| e.into_inner());
-    *last = Some(Instant::now());
-    pending.wake.notify_one();
-}
+    }
 
-fn trim_when_quiet(p: &Pending) {
-    let mut last = p.last.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        match *last {
-            None => last = p.wake.wait(last).unwrap_or_else(|e| e.into_inner()),
-            Some(at) if at.elapsed() >= QUIET => {
-                *last = None;
-                drop(last);
-                release_freed();
-                last = p.last.lock().unwrap_or_else(|e| e.into_inner());
-            }
-            Some(at) => {
-                let left = QUIET.saturating_sub(at.elapsed());
-                last = p
-                    .wake
-                    .wait_timeout(last, left)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
+    fn note(&self) {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        *last = Some(Instant::now());
+        self.wake.notify_one();
+    }
+
+    fn trim_when_quiet(&self, quiet: Duration, trim: impl Fn()) {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match *last {
+                None => last = self.wake.wait(last).unwrap_or_else(|e| e.into_inner()),
+                Some(at) if at.elapsed() >= quiet => {
+                    *last = None;
+                    drop(last);
+                    trim();
+                    last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+                }
+                Some(at) => {
+                    let left = quiet.saturating_sub(at.elapsed());
+                    last = self
+                        .wake
+                        .wait_timeout(last, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
             }
         }
     }
+}
+
+/// Notes that an answer was given: the heap is trimmed once answers pause for [`QUIET`]
+/// (by one thread started on first use, asleep in between).
+pub(crate) fn answered() {
+    static PENDING: OnceLock<&'static Pending> = OnceLock::new();
+    PENDING
+        .get_or_init(|| Pending::start(QUIET, release_freed))
+        .note();
 }
 
 /// Returns free heap pages to the system, and from then on keeps large temporaries out
@@ -103,5 +113,44 @@ pub fn one_arena_per_core() {
         unsafe {
             libc::mallopt(libc::M_ARENA_MAX, arenas);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Waits (up to 20 s, polling) until `trims` reaches `n`.
+    fn until(trims: &AtomicUsize, n: usize) -> usize {
+        for _ in 0..2000 {
+            if trims.load(Ordering::SeqCst) >= n {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        trims.load(Ordering::SeqCst)
+    }
+
+    #[test]
+    fn the_heap_is_trimmed_once_answers_pause() {
+        let trims = Arc::new(AtomicUsize::new(0));
+        let counted = trims.clone();
+        let p = Pending::start(Duration::from_millis(500), move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        });
+        // Answers in quick succession: no trim while they come in…
+        for _ in 0..5 {
+            p.note();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(trims.load(Ordering::SeqCst), 0);
+        // …one once they pause, and no other until the next answer.
+        assert_eq!(until(&trims, 1), 1);
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(trims.load(Ordering::SeqCst), 1);
+        p.note();
+        assert_eq!(until(&trims, 2), 2);
     }
 }
