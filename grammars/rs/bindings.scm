@@ -25,6 +25,144 @@
   value: (struct_expression name: [(type_identifier) @binding.type
                                    (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
 
+; Parts of values: a name a loop or a pattern binds is typed by what the declarations
+; say that part holds (never guessed; grammars/README.md, `bindings.scm`). The region it
+; holds in is `@binding.region`: a loop's body, an `if let`/`while let` block, a match arm.
+
+; for x in self.items / &self.items / v / &mut v / self.items.iter() { … }: an element of
+; the value (`Vec<T>`, `[T; N]`, `&[T]`: the manifest's `element_types`).
+(for_expression pattern: (identifier) @binding.name
+  value: [(field_expression) (identifier)] @binding.of
+  body: (block) @binding.region) @binding
+(for_expression pattern: (identifier) @binding.name
+  value: (reference_expression value: [(field_expression) (identifier)] @binding.of)
+  body: (block) @binding.region) @binding
+((for_expression pattern: (identifier) @binding.name
+   value: (call_expression
+     function: (field_expression value: [(field_expression) (identifier)] @binding.of
+                                 field: (field_identifier) @_m))
+   body: (block) @binding.region) @binding
+  (#any-of? @_m "iter" "iter_mut" "into_iter"))
+
+; if let Some(x) = self.first { … }, while let Some(x) = v { … }, match v { Some(x) => … }:
+; the value an `Option<T>` holds.
+((if_expression
+   condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_some
+      [(identifier) @binding.name
+       (ref_pattern (identifier) @binding.name)
+       (mut_pattern (identifier) @binding.name)]) value: [(field_expression) (identifier)] @binding.of)
+   consequence: (block) @binding.region) @binding
+  (#eq? @_some "Some") (#not-eq? @binding.name "Some"))
+((while_expression
+   condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_some
+      [(identifier) @binding.name
+       (ref_pattern (identifier) @binding.name)
+       (mut_pattern (identifier) @binding.name)]) value: [(field_expression) (identifier)] @binding.of)
+   body: (block) @binding.region) @binding
+  (#eq? @_some "Some") (#not-eq? @binding.name "Some"))
+((match_expression value: [(field_expression) (identifier)] @binding.of
+   body: (match_block (match_arm pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_some
+      [(identifier) @binding.name
+       (ref_pattern (identifier) @binding.name)
+       (mut_pattern (identifier) @binding.name)]))) @binding.region)) @binding
+  (#eq? @_some "Some") (#not-eq? @binding.name "Some"))
+
+; Fields of what a pattern's constructor takes apart: `Extension(ref s) => s.f()` (the
+; variant's positional field, `@binding.position`), `Prefix { rule }`, `Prefix { rule: r }`
+; (the named field, `@binding.field`): in a match arm, an `if let`/`while let` block, a
+; `let` or a parameter.
+(match_arm pattern: (match_pattern (tuple_struct_pattern
+    type: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]
+    [(identifier) @binding.name
+     (ref_pattern (identifier) @binding.name)
+     (mut_pattern (identifier) @binding.name)] @binding.position))) @binding @binding.region
+(if_expression condition: (let_condition pattern: (tuple_struct_pattern
+    type: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]
+    [(identifier) @binding.name
+     (ref_pattern (identifier) @binding.name)
+     (mut_pattern (identifier) @binding.name)] @binding.position))
+  consequence: (block) @binding.region) @binding
+(while_expression condition: (let_condition pattern: (tuple_struct_pattern
+    type: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]
+    [(identifier) @binding.name
+     (ref_pattern (identifier) @binding.name)
+     (mut_pattern (identifier) @binding.name)] @binding.position))
+  body: (block) @binding.region) @binding
+(let_declaration pattern: (tuple_struct_pattern
+    type: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]
+    [(identifier) @binding.name
+     (ref_pattern (identifier) @binding.name)
+     (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
+(parameter pattern: (tuple_struct_pattern
+    type: [(identifier) @binding.type
+           (scoped_identifier path: (_) @binding.qualifier name: (identifier) @binding.type)]
+    [(identifier) @binding.name
+     (ref_pattern (identifier) @binding.name)
+     (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
+(match_arm pattern: (match_pattern (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))) @binding @binding.region
+(if_expression condition: (let_condition pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
+  consequence: (block) @binding.region) @binding
+(while_expression condition: (let_condition pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
+  body: (block) @binding.region) @binding
+(let_declaration pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
+(parameter pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
+(match_arm pattern: (match_pattern (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (field_identifier) @binding.field
+      pattern: [(identifier) @binding.name
+                (ref_pattern (identifier) @binding.name)
+                (mut_pattern (identifier) @binding.name)])))) @binding @binding.region
+(if_expression condition: (let_condition pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (field_identifier) @binding.field
+      pattern: [(identifier) @binding.name
+                (ref_pattern (identifier) @binding.name)
+                (mut_pattern (identifier) @binding.name)])))
+  consequence: (block) @binding.region) @binding
+(while_expression condition: (let_condition pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (field_identifier) @binding.field
+      pattern: [(identifier) @binding.name
+                (ref_pattern (identifier) @binding.name)
+                (mut_pattern (identifier) @binding.name)])))
+  body: (block) @binding.region) @binding
+(let_declaration pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (field_identifier) @binding.field
+      pattern: [(identifier) @binding.name
+                (ref_pattern (identifier) @binding.name)
+                (mut_pattern (identifier) @binding.name)]))) @binding
+(parameter pattern: (struct_pattern
+    type: [(type_identifier) @binding.type
+           (scoped_type_identifier path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+    (field_pattern name: (field_identifier) @binding.field
+      pattern: [(identifier) @binding.name
+                (ref_pattern (identifier) @binding.name)
+                (mut_pattern (identifier) @binding.name)]))) @binding
+
 ; Local names (`@local.name`): parameters, `let` and loop bindings of a function, and
 ; closure parameters (`@local.scope`: the closure). A bare call of one (`parse(x)` with
 ; `parse: impl Fn(…)`, `|matched| matched(…)`) is the local, never a function elsewhere.

@@ -244,7 +244,11 @@ pub struct ImportedName {
 /// assigned a construction or call (`store = new SessionStore()`, `x = Foo()`,
 /// `s := &T{}`, `let s = T::new()`). Lets resolution type a receiver (`store.refresh()`)
 /// without a type checker. For a call, `type_name` is the callee: an instance when it
-/// names a class/struct, unknown otherwise.
+/// names a class/struct, unknown otherwise. A name bound to a *part* of a value says which
+/// in `type_name` (grammars/README.md, `bindings.scm`): `Ctor[0]` / `Ctor[field]` (the
+/// positional or named field of the value a pattern's constructor `Ctor` takes apart:
+/// `Extension(ref s)`, `Prefix { rule }`), `[]` (an element of the value written in
+/// `type_qualifier`: `for x in &self.items`, `Some(x) = self.first`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BindingFact {
     /// Index into [`FileFacts::defs`] of the innermost enclosing definition (the function
@@ -258,6 +262,11 @@ pub struct BindingFact {
     pub type_qualifier: Option<String>,
     /// 0-based line of the name.
     pub line: u32,
+    /// 0-based last line of the region the binding holds in (a match arm, an `if let` or
+    /// `instanceof` branch, a loop): uses outside `line..=until` are not typed by it.
+    /// `None`: the whole scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u32>,
 }
 
 /// Everything extraction found in one file.

@@ -73,6 +73,11 @@ pub struct Manifest {
     /// that name (`name`; `import` when the file imports it by name).
     #[serde(default)]
     pub extension_functions: bool,
+    /// Generic types whose values hold elements of their first type argument: a loop over
+    /// one, or a pattern that unwraps one (`Some(x)`), binds a value of that argument
+    /// (`Vec<T>`, `Option<T>`). Arrays and slices written `[T; N]`, `[T]` need no entry.
+    #[serde(default)]
+    pub element_types: Vec<String>,
     /// Conditional compilation (`[conditionals]`): when a file does not parse, extraction
     /// parses it again with only the first branch of each conditional block kept, as a
     /// preprocessor would see it with the first condition true (C#'s `#if` / `#else`

@@ -8,7 +8,9 @@ use navmap_extract::facts::FileFacts;
 
 use crate::NodeKind;
 use crate::id;
-use crate::model::{FileRec, Import, Ix, Mention, Model, Node, Ref, Sym, Target, TypedName};
+use crate::model::{
+    FileRec, Import, Ix, Mention, Model, NO_LINE, Node, Ref, Sym, Target, TypedName,
+};
 use crate::types::SkipReason;
 
 /// What the build found for one file on disk.
@@ -418,6 +420,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .map(Box::from),
             type_name: b.type_name.as_str().into(),
             line: b.line,
+            until: b.until.unwrap_or(NO_LINE),
         })
         .collect();
     let old_imports_shape: Vec<_> = model

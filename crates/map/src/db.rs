@@ -25,7 +25,7 @@ use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings.
-pub(crate) const SCHEMA_VERSION: i64 = 7;
+pub(crate) const SCHEMA_VERSION: i64 = 8;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -618,6 +618,7 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.opt_str(b.type_qualifier.as_deref());
         w.str(&b.type_name);
         w.u32(b.line);
+        w.u32(b.until);
     }
     if let Some(raw) = &f.mentions_raw {
         w.buf.extend_from_slice(raw);
@@ -718,6 +719,7 @@ fn decode_facts(
             type_qualifier: r.opt_str()?.map(Box::from),
             type_name: r.str()?.into(),
             line: r.u32()?,
+            until: r.u32()?,
         });
     }
     if mentions_raw {

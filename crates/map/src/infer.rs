@@ -189,6 +189,134 @@ fn matching_paren(s: &str, open: usize) -> Option<usize> {
     None
 }
 
+/// The type text declared for `var` in `sig` (`strats: Vec<Strategy>` → `Vec<Strategy>`):
+/// what follows `var:` up to a `,`, `=`, `;` or `)` outside brackets.
+pub(crate) fn declared_type_text<'s>(sig: &'s str, var: &str) -> Option<&'s str> {
+    let bytes = sig.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = sig[start..].find(var) {
+        let at = start + pos;
+        let end = at + var.len();
+        start = end;
+        let before_ok = at == 0 || !(is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'.');
+        if !before_ok || (end < bytes.len() && is_ident_byte(bytes[end])) {
+            continue;
+        }
+        let Some(after) = sig[end..].trim_start().strip_prefix(':') else {
+            continue;
+        };
+        if after.starts_with(':') {
+            continue;
+        }
+        let after = after.trim_start();
+        let mut depth = 0i32;
+        for (i, c) in after.char_indices() {
+            match c {
+                '<' | '[' | '(' => depth += 1,
+                '>' | ']' | ')' if depth > 0 => depth -= 1,
+                ',' | '=' | ';' | ')' | '{' if depth == 0 => return Some(after[..i].trim_end()),
+                _ => {}
+            }
+        }
+        return Some(after.trim_end());
+    }
+    None
+}
+
+/// The element type of a declared type: `[T; N]`, `[T]`, `&[T]` → `T`; `W<T, …>` → `T`
+/// where `W` is one of `wrappers` (the manifest's `element_types`). Else `None`.
+pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s str> {
+    let t = skip_type_prefixes(ty.trim());
+    if let Some(inner) = t.strip_prefix('[') {
+        let inner = skip_type_prefixes(inner.trim_start());
+        return type_path(inner).filter(|p| !p.is_empty());
+    }
+    let head = type_path(t)?;
+    let (_, last) = split_last(head);
+    if !wrappers.iter().any(|w| w == last) {
+        return None;
+    }
+    let args = t[head.len()..].trim_start().strip_prefix('<')?;
+    type_path(skip_type_prefixes(args.trim_start()))
+}
+
+/// The type of the `k`-th positional field of a tuple-like constructor, read from its
+/// declaration (`Extension(ExtensionStrategy)`, `pub struct Wrapper<T>(pub Inner, T);`).
+pub(crate) fn positional_type<'s>(sig: &'s str, name: &str, k: usize) -> Option<&'s str> {
+    let bytes = sig.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = sig[start..].find(name) {
+        let at = start + pos;
+        let end = at + name.len();
+        start = end;
+        if (at > 0 && is_ident_byte(bytes[at - 1]))
+            || (end < bytes.len() && is_ident_byte(bytes[end]))
+        {
+            continue;
+        }
+        let mut rest = sig[end..].trim_start();
+        if rest.starts_with('<') {
+            let mut depth = 0i32;
+            let close = rest.char_indices().find(|&(_, c)| {
+                match c {
+                    '<' => depth += 1,
+                    '>' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            })?;
+            rest = rest[close.0 + 1..].trim_start();
+        }
+        let open = sig.len() - rest.len();
+        if !rest.starts_with('(') {
+            return None;
+        }
+        let close = matching_paren(sig, open)?;
+        let mut depth = 0i32;
+        let mut field = 0;
+        let mut from = open + 1;
+        for (i, c) in sig[open + 1..close].char_indices() {
+            match c {
+                '<' | '[' | '(' => depth += 1,
+                '>' | ']' | ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    if field == k {
+                        return field_type(&sig[from..open + 1 + i]);
+                    }
+                    field += 1;
+                    from = open + 2 + i;
+                }
+                _ => {}
+            }
+        }
+        return (field == k)
+            .then(|| field_type(&sig[from..close]))
+            .flatten();
+    }
+    None
+}
+
+/// A positional field's type without its visibility (`pub Inner`, `pub(crate) Inner`).
+fn field_type(text: &str) -> Option<&str> {
+    let mut t = text.trim();
+    if let Some(r) = t.strip_prefix("pub") {
+        let r = r.trim_start();
+        t = match r.strip_prefix('(') {
+            Some(r) => r.split_once(')').map_or(r, |(_, rest)| rest),
+            None => r,
+        }
+        .trim_start();
+    }
+    type_path(skip_type_prefixes(t))
+}
+
+/// A binding's type that names a part of a value (`bindings.scm`): `Ctor[k]` → (`Ctor`,
+/// `k`), `[]` → (``, ``); `None` for a plain type.
+pub(crate) fn part(type_name: &str) -> Option<(&str, &str)> {
+    let (base, rest) = type_name.split_once('[')?;
+    Some((base, rest.strip_suffix(']')?))
+}
+
 /// Splits a type or qualifier path into (prefix, last segment).
 pub(crate) fn split_last(path: &str) -> (&str, &str) {
     let a = path.rfind("::").map(|i| (i, 2));
@@ -295,6 +423,52 @@ mod tests {
         assert_eq!(declared_type("data: Sessions", "data"), Some("Sessions"));
         // `self.data` is not a declaration of `data` as a local.
         assert_eq!(declared_type("self.data.get(key)", "data"), None);
+    }
+
+    #[test]
+    fn parts_of_declared_types() {
+        let wrappers = vec!["Vec".to_string(), "Option".to_string()];
+        assert_eq!(
+            declared_type_text("strats: Vec<GlobSetMatchStrategy>", "strats"),
+            Some("Vec<GlobSetMatchStrategy>")
+        );
+        assert_eq!(
+            declared_type_text("fn f(a: HashMap<K, V>, b: u8)", "a"),
+            Some("HashMap<K, V>")
+        );
+        assert_eq!(declared_type_text("self.a: T", "a"), None);
+        assert_eq!(element_type("Vec<Strategy>", &wrappers), Some("Strategy"));
+        assert_eq!(element_type("&[Rule]", &wrappers), Some("Rule"));
+        assert_eq!(element_type("[Rule; 4]", &wrappers), Some("Rule"));
+        assert_eq!(
+            element_type("Option<crate::a::Rule>", &wrappers),
+            Some("crate::a::Rule")
+        );
+        assert_eq!(element_type("HashMap<K, V>", &wrappers), None);
+        assert_eq!(element_type("Rule", &wrappers), None);
+        assert_eq!(
+            positional_type("Extension(ExtensionStrategy)", "Extension", 0),
+            Some("ExtensionStrategy")
+        );
+        assert_eq!(
+            positional_type(
+                "pub struct Pair<T>(pub Vec<T>, pub(crate) Rule);",
+                "Pair",
+                1
+            ),
+            Some("Rule")
+        );
+        assert_eq!(
+            positional_type("Extension(ExtensionStrategy)", "Extension", 1),
+            None
+        );
+        assert_eq!(
+            positional_type("Prefix { rule: PrefixRule }", "Prefix", 0),
+            None
+        );
+        assert_eq!(part("Extension[0]"), Some(("Extension", "0")));
+        assert_eq!(part("[]"), Some(("", "")));
+        assert_eq!(part("Store"), None);
     }
 
     #[test]

@@ -197,6 +197,9 @@ pub(crate) struct TypedName {
     pub type_qualifier: Option<Box<str>>,
     pub type_name: Box<str>,
     pub line: u32,
+    /// Last line of the region the binding holds in (a match arm, a branch, a loop);
+    /// `NO_LINE`: the whole scope.
+    pub until: u32,
 }
 
 #[derive(Debug, Clone)]

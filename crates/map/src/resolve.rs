@@ -41,7 +41,7 @@
 mod extensions;
 mod namespaces;
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::collections::{HashMap, HashSet};
 
 use navmap_extract::ImportTarget;
@@ -153,7 +153,13 @@ struct FileCx<'m> {
     path: &'m str,
     bindings: HashMap<&'m str, Binding<'m>>,
     globs: Vec<&'m [Ix]>,
+    /// Everything-imports of a path no file answers (`use self::Strategy::*`): a type's
+    /// members (an enum's variants) may be what they bring into scope.
+    type_globs: Vec<&'m str>,
     reachable: OnceCell<HashSet<Ix>>,
+    /// The line of the use being resolved (`NO_LINE`: none): bindings that hold only in a
+    /// region (a match arm, a branch, a loop) type the uses inside it.
+    line: Cell<u32>,
 }
 
 fn fits(kind: EdgeKind, target: NodeKind) -> bool {
@@ -223,6 +229,7 @@ impl<'a> Resolver<'a> {
             if !pass.owns(r.kind) {
                 continue;
             }
+            cx.line.set(r.line);
             let outcome = match r.qualifier.map(|q| m.names.str(q)) {
                 None if r.local => self.local_call(&cx, r.name, r.kind),
                 None => self.resolve_bare(&cx, r.from, r.name, r.kind, 0),
@@ -281,6 +288,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let kind = EdgeKind::References;
+            cx.line.set(v.line);
             let outcome = match v.qualifier.map(|q| m.names.str(q)) {
                 None => self.resolve_bare(cx, v.from, v.name, kind, 0),
                 Some(q) => self.resolve_qualified(cx, v.from, q, v.name, kind, 0),
@@ -319,6 +327,7 @@ impl<'a> Resolver<'a> {
         let f = m.f(file);
         let mut bindings: HashMap<&str, Binding> = HashMap::new();
         let mut globs = Vec::new();
+        let mut type_globs = Vec::new();
         for imp in &f.imports {
             let as_binding = || match &imp.target {
                 Target::Files(fs) => Binding::Module(fs, &imp.module),
@@ -345,9 +354,12 @@ impl<'a> Resolver<'a> {
             }
             for (n, a) in &imp.names {
                 if Some(*n) == star {
-                    if let Target::Files(fs) = &imp.target {
-                        globs.push(fs.as_slice());
+                    match &imp.target {
+                        Target::Files(fs) => globs.push(fs.as_slice()),
+                        Target::Unresolved => {}
+                        Target::External(_) => continue,
                     }
+                    type_globs.push(&*imp.module);
                     continue;
                 }
                 let local = m.names.str(a.unwrap_or(*n));
@@ -369,7 +381,9 @@ impl<'a> Resolver<'a> {
             path: &f.path,
             bindings,
             globs,
+            type_globs,
             reachable: OnceCell::new(),
+            line: Cell::new(NO_LINE),
         }
     }
 
@@ -820,9 +834,40 @@ impl<'a> Resolver<'a> {
             1 => return Outcome::Resolved(from_globs[0], Confidence::Import),
             _ => return Outcome::Candidates(self.rank_candidates(cx, from_globs)),
         }
-        let _ = depth;
+        // `use self::Strategy::*`: the variants of a repository enum (a type's members).
+        if depth <= MAX_DEPTH {
+            for g in &cx.type_globs {
+                if let Some((t, conf)) = self.glob_type(cx, from, g, depth + 1)
+                    && let Some(d) = self.member(t, name, kind, 0)
+                {
+                    return Outcome::Resolved(d, conf);
+                }
+            }
+        }
         // 3./4. The repository by name.
         self.global(cx, name, kind)
+    }
+
+    /// The type an everything-import's path names (`self::Strategy`, `crate::a::Kind`):
+    /// its last segment in the module the rest of the path resolves to (the import
+    /// resolver's answer), or a type path resolved from the use.
+    fn glob_type(&self, cx: &FileCx, from: Ix, path: &str, depth: u8) -> Option<(Ix, Confidence)> {
+        let m = self.model;
+        let (prefix, last) = infer::split_last(path);
+        if !prefix.is_empty()
+            && let Some(lang) = self.registry.by_id(m.lang(cx.lang))
+            && let Some(fs) = target_files(m, &self.modres.resolve(lang, cx.path, prefix))
+            && let Lookup::Found(t) = self.lookup_in_files(&fs, m.names.get(last)?, 0)
+            && is_type_like(m.n(t).kind)
+        {
+            let conf = if m.n(t).file == Some(cx.file) {
+                Confidence::Exact
+            } else {
+                Confidence::Import
+            };
+            return Some((t, conf));
+        }
+        self.resolve_type(cx, from, path, depth)
     }
 
     /// A bare call of a local (a parameter, a variable, a closure parameter: extraction's
@@ -1223,7 +1268,14 @@ impl<'a> Resolver<'a> {
                 qualified_member
                     .or_else(|| bs.iter().find(|b| b.scope == t && &*b.name == own_name))
             }
-            _ => self.typed_binding(decl_file, v, own_name),
+            _ => {
+                let line = if decl_file == cx.file {
+                    cx.line.get()
+                } else {
+                    NO_LINE
+                };
+                self.typed_binding(decl_file, v, own_name, line)
+            }
         };
         if let Some(b) = bound_as {
             let prefix = b.type_qualifier.as_deref().unwrap_or("");
@@ -1250,9 +1302,18 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The binding fact that types `q` as seen from `from`: for `self.x`/`this.x`, one made
-    /// anywhere in the same type; otherwise the innermost scope that binds the name.
-    fn typed_binding(&self, file: Ix, from: Ix, q: &str) -> Option<&'a crate::model::TypedName> {
+    /// The binding fact that types `q` as seen from `from` at `line`: for `self.x`/`this.x`,
+    /// one made anywhere in the same type; otherwise the innermost scope that binds the
+    /// name. A binding that holds in a region (a match arm, a branch, a loop) types only
+    /// the uses inside it, and before one of the whole scope (the innermost region: the
+    /// latest such binding whose region holds the line); at an unknown line, none.
+    fn typed_binding(
+        &self,
+        file: Ix,
+        from: Ix,
+        q: &str,
+        line: u32,
+    ) -> Option<&'a crate::model::TypedName> {
         let m = self.model;
         let bindings = &m.f(file).bindings;
         if bindings.is_empty() {
@@ -1268,7 +1329,13 @@ impl<'a> Resolver<'a> {
         }
         let mut cur = Some(from);
         while let Some(c) = cur {
-            if let Some(b) = bindings.iter().find(|b| b.scope == c && &*b.name == q) {
+            let named = || bindings.iter().filter(|b| b.scope == c && &*b.name == q);
+            let in_region = named()
+                .filter(|b| {
+                    b.until != NO_LINE && line != NO_LINE && (b.line..=b.until).contains(&line)
+                })
+                .max_by_key(|b| b.line);
+            if let Some(b) = in_region.or_else(|| named().find(|b| b.until == NO_LINE)) {
                 return Some(b);
             }
             let n = m.n(c);
@@ -1292,8 +1359,24 @@ impl<'a> Resolver<'a> {
         kind: EdgeKind,
         depth: u8,
     ) -> Option<Outcome> {
-        let b = self.typed_binding(cx.file, from, q)?;
+        let b = self.typed_binding(cx.file, from, q, cx.line.get())?;
         let prefix = b.type_qualifier.as_deref().unwrap_or("");
+        // A part of a value (`Extension(ref s)`, `for s in &self.strats`): its type when the
+        // declarations say it for sure; else the local is of unknown type (candidates).
+        if let Some((ctor, field)) = infer::part(&b.type_name) {
+            let ty = if ctor.is_empty() {
+                self.element_of_value(cx, b.scope, prefix, depth + 1)
+            } else {
+                self.field_of_constructor(cx, b.scope, prefix, ctor, field, depth + 1)
+            };
+            return Some(
+                match ty.and_then(|(t, conf)| Some((self.member(t, name, kind, 0)?, conf))) {
+                    Some((d, conf)) => Outcome::Resolved(d, conf),
+                    None if ty.is_some() => Outcome::Drop,
+                    None => self.unknown_receiver(cx, name, kind),
+                },
+            );
+        }
         let ty = self
             .resolve_type_parts(cx, b.scope, prefix, &b.type_name, depth + 1)
             .or_else(|| self.returned_type(cx, b.scope, prefix, &b.type_name, depth + 1));
@@ -1304,6 +1387,113 @@ impl<'a> Resolver<'a> {
             },
             None => Outcome::Drop,
         })
+    }
+
+    /// The element type of a value (`self.strats`, a parameter `rules`) whose declared type
+    /// holds elements (`Vec<T>`, `[T; N]`, `&[T]`, `Option<T>`: `element_types` in the
+    /// manifest): `T`, resolved where the value is declared.
+    fn element_of_value(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        value: &str,
+        depth: u8,
+    ) -> Option<(Ix, Confidence)> {
+        let m = self.model;
+        let lang = self.registry.by_id(m.lang(cx.lang))?;
+        let segs = infer::segments(value);
+        let (decl, text) = match segs.as_slice() {
+            // `self.strats`: a field of the enclosing type.
+            [recv, field] if self.is_receiver(cx.file, recv) => {
+                let t = self.enclosing_type(from)?;
+                let p = self.member(t, m.names.get(field)?, EdgeKind::References, 0)?;
+                let sig = m.n(p).signature.as_deref()?;
+                (p, infer::declared_type_text(sig, field)?)
+            }
+            // A parameter of an enclosing function.
+            [var] => {
+                let mut cur = Some(from);
+                let mut found = None;
+                while let Some(c) = cur {
+                    let n = m.n(c);
+                    if n.kind == NodeKind::File {
+                        break;
+                    }
+                    if is_function_like(n.kind)
+                        && let Some(t) = n
+                            .signature
+                            .as_deref()
+                            .and_then(|sig| infer::declared_type_text(sig, var))
+                    {
+                        found = Some((c, t));
+                        break;
+                    }
+                    cur = n.parent;
+                }
+                found?
+            }
+            _ => return None,
+        };
+        let elem = infer::element_type(text, &lang.manifest.element_types)?;
+        let file = m.n(decl).file?;
+        let dcx;
+        let dcx = if file == cx.file {
+            cx
+        } else {
+            dcx = self.file_cx(file);
+            &dcx
+        };
+        self.resolve_type(dcx, decl, elem, depth)
+    }
+
+    /// The type of a field of what a pattern's constructor takes apart: `Extension(ref s)`
+    /// (the variant's or tuple struct's positional field `k`, as declared) or
+    /// `Prefix { rule }` (the field named `k`, typed by its declaration).
+    fn field_of_constructor(
+        &self,
+        cx: &FileCx,
+        from: Ix,
+        prefix: &str,
+        ctor: &str,
+        k: &str,
+        depth: u8,
+    ) -> Option<(Ix, Confidence)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let m = self.model;
+        let sym = m.names.get(ctor)?;
+        let kind = EdgeKind::References;
+        let outcome = if prefix.is_empty() {
+            self.resolve_bare(cx, from, sym, kind, depth)
+        } else {
+            self.resolve_qualified(cx, from, prefix, sym, kind, depth)
+        };
+        let Outcome::Resolved(c, conf) = outcome else {
+            return None;
+        };
+        let node = m.n(c);
+        if !(is_type_like(node.kind) || node.kind == NodeKind::Constant) {
+            return None;
+        }
+        let file = node.file?;
+        let fcx;
+        let fcx = if file == cx.file {
+            cx
+        } else {
+            fcx = self.file_cx(file);
+            &fcx
+        };
+        if let Ok(i) = k.parse::<usize>() {
+            let ty = infer::positional_type(node.signature.as_deref()?, ctor, i)?;
+            let (t, tconf) = self.resolve_type(fcx, c, ty, depth + 1)?;
+            return Some((t, conf.max(tconf)));
+        }
+        let p = self.member(c, m.names.get(k)?, kind, 0)?;
+        let pn = m.n(p);
+        let ty = infer::declared_type(pn.signature.as_deref()?, k)?;
+        let (t, tconf) = self.resolve_type(fcx, p, ty, depth + 1)?;
+        Some((t, conf.max(tconf)))
     }
 
     /// One level of inference through a function: `c := NewContext(…)` binds `c` to the

@@ -131,6 +131,7 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     type_name: t,
                     type_qualifier: q,
                     line: line_no,
+                    until: None,
                 });
             }
             ["mention", from, kind, name, rest @ ..] => {

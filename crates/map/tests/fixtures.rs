@@ -1443,6 +1443,44 @@ fn a_call_with_parentheses_is_the_method_not_the_field_of_that_name() {
     assert_eq!(hits[0].confidence, Confidence::Exact);
 }
 
+/// Receivers bound by patterns and loops (globset's `Extension(ref s) => s.matches_into(…)`
+/// and `for strat in &self.strats { strat.matches_all(…) }`), typed by what the
+/// declarations say the part holds: the variant's payload, a struct variant's field, a
+/// `Vec<T>` field's element, an `Option<T>` field's value. Every `is_match` of
+/// `rules.rs` has the same name, so only the typing tells them apart (before: candidates).
+#[test]
+fn rs_receivers_bound_by_patterns_and_loops_are_typed_by_their_declarations() {
+    let (_dir, map) = rs_keys_map();
+    let calls_into = |id: &str| -> Vec<(String, Confidence)> {
+        let mut got: Vec<(String, Confidence)> = map
+            .neighbors(id, Direction::In, Some(&[EdgeKind::Calls]), 1, 50)
+            .unwrap()
+            .neighbors
+            .into_iter()
+            .map(|n| (n.node.id, n.confidence))
+            .collect();
+        got.sort();
+        got
+    };
+    let file = "rs:src/util/rules.rs#";
+    let exact = |caller: &str| (format!("{file}{caller}"), Confidence::Exact);
+    // `Suffix(ref s) => s.is_match(key)` and `if let Some(ref s) = self.fallback`.
+    assert_eq!(
+        calls_into(&format!("{file}SuffixRule.is_match")),
+        vec![exact("RuleSet.is_match"), exact("Strategy.is_match")]
+    );
+    // `Prefix { ref rule } => rule.is_match(key)`.
+    assert_eq!(
+        calls_into(&format!("{file}PrefixRule.is_match")),
+        vec![exact("Strategy.is_match")]
+    );
+    // `for strat in &self.strats` and `for strat in self.strats.iter()`.
+    assert_eq!(
+        calls_into(&format!("{file}Strategy.is_match")),
+        vec![exact("RuleSet.is_match"), exact("RuleSet.matches_all")]
+    );
+}
+
 /// Qualified calls follow the path: Rust's `super::f` (out of an inline `mod tests`) and
 /// `crate::a::b::f` through the module tree; Python's `pkg.module.f()` after `import pkg`
 /// through the package's modules.
