@@ -54,3 +54,15 @@
 (variable_declarator name: [(identifier) @local.name
                             (array_pattern (identifier) @local.name)])
 (for_in_statement left: (identifier) @local.name)
+
+; if (x instanceof C) { … }: inside the block (`@binding.region`), `x` is a `C` (zod's
+; `if (type instanceof ZodLazy) return getDiscriminator(type.schema)`). Only a condition
+; that is the test alone: `a || b`, `!(…)` narrow nothing here.
+(if_statement
+  condition: (parenthesized_expression
+    (binary_expression
+      left: (identifier) @binding.name
+      operator: "instanceof"
+      right: [(identifier) @binding.type
+              (member_expression object: (_) @binding.qualifier property: (property_identifier) @binding.type)]))
+  consequence: (statement_block) @binding.region) @binding

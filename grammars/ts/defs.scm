@@ -20,6 +20,10 @@
 (method_definition name: (_) @name body: (_) @body) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method @overload
 (method_signature name: (_) @name) @definition.method @overload
+; A field holding a function (`static create = (…): T => …`): its signature runs to the
+; function's body, so the result type it declares is read (`ZodTuple.create(…).rest(…)`).
+(public_field_definition name: (_) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.property
 (public_field_definition name: (_) @name) @definition.property
 (property_signature name: (_) @name) @definition.property
 ; Enum members (`A`, `B = 2`): constants of the enum.

@@ -146,11 +146,34 @@ pub(crate) fn return_type<'s>(sig: &'s str, name: &str) -> Option<&'s str> {
         let at = start + pos;
         let end = at + name.len();
         start = end;
-        if (at > 0 && is_ident_byte(bytes[at - 1])) || !sig[end..].starts_with('(') {
+        if at > 0 && is_ident_byte(bytes[at - 1]) {
             continue;
         }
-        let close = matching_paren(sig, end)?;
+        // A function value (`create = <T>(…): R =>`, `create = async (…): R =>`) says its
+        // result after a `:` only; generic parameters (`rest<S>(…)`) come before the `(`.
+        let mut open = end;
+        let arrow_value = sig[end..]
+            .trim_start()
+            .strip_prefix('=')
+            .filter(|r| !r.starts_with(['=', '>']));
+        if let Some(r) = arrow_value {
+            let r = r.trim_start();
+            open = sig.len() - r.strip_prefix("async ").unwrap_or(r).trim_start().len();
+        }
+        if sig[open..].starts_with('<') {
+            let Some(close) = matching_angle(sig, open) else {
+                continue;
+            };
+            open = close + 1;
+        }
+        if !sig[open..].starts_with('(') {
+            continue;
+        }
+        let close = matching_paren(sig, open)?;
         let mut rest = sig[close + 1..].trim_start();
+        if arrow_value.is_some() && !rest.starts_with(':') {
+            return None;
+        }
         for arrow in ["->", ":"] {
             if let Some(r) = rest.strip_prefix(arrow) {
                 rest = r.trim_start();
@@ -169,6 +192,54 @@ pub(crate) fn return_type<'s>(sig: &'s str, name: &str) -> Option<&'s str> {
         return Some(first);
     }
     None
+}
+
+/// The index of the `>` that closes the `<` at `open` (an arrow `=>` inside is no close).
+fn matching_angle(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut prev = ' ';
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' if prev != '=' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+/// A call written as a qualifier (`ZodTuple.create(items)`, `Foo::new(x)`, `Session()`):
+/// the callee's path, when it is a plain path (`new X(…)` → `X` with `true`: a
+/// construction). `None` for anything else (`a[0]`, `f(x)(y)`, `g(x).h`).
+pub(crate) fn call_callee(q: &str) -> Option<(&str, bool)> {
+    let body = q.trim_end().strip_suffix(')')?;
+    let mut depth = 1usize;
+    let mut open = None;
+    for (i, c) in body.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let callee = body[..open?].trim_end();
+    let (callee, new) = match callee.strip_prefix("new ") {
+        Some(c) => (c.trim_start(), true),
+        None => (callee, false),
+    };
+    (!callee.is_empty() && type_path(callee) == Some(callee)).then_some((callee, new))
 }
 
 /// The index of the `)` that closes the `(` at `open`.
@@ -358,6 +429,23 @@ mod tests {
             ("function f(x: number): Store", "f", Some("Store")),
             ("Session create()", "create", None),
             (
+                "static create = <Items extends [A, ...A[]] | []>(schemas: Items, params?: P): ZodTuple<Items, null> =>",
+                "create",
+                Some("ZodTuple"),
+            ),
+            (
+                "rest<RestSchema extends ZodTypeAny>(rest: RestSchema): ZodTuple<T, RestSchema>",
+                "rest",
+                Some("ZodTuple"),
+            ),
+            (
+                "static make = async (n: number): Promise<Store> =>",
+                "make",
+                Some("Promise"),
+            ),
+            ("total = (a + b) * c", "total", None),
+            ("pub fn new(ttl: u64) -> Self", "new", Some("Self")),
+            (
                 "func (s *Store) Get(key string) Value",
                 "Get",
                 Some("Value"),
@@ -423,6 +511,23 @@ mod tests {
         assert_eq!(declared_type("data: Sessions", "data"), Some("Sessions"));
         // `self.data` is not a declaration of `data` as a local.
         assert_eq!(declared_type("self.data.get(key)", "data"), None);
+    }
+
+    #[test]
+    fn calls_written_as_qualifiers() {
+        assert_eq!(
+            call_callee("ZodTuple.create(items.map((i) => f(i)))"),
+            Some(("ZodTuple.create", false))
+        );
+        assert_eq!(call_callee("Foo::new(x)"), Some(("Foo::new", false)));
+        assert_eq!(
+            call_callee("new ZodTuple({ ...d })"),
+            Some(("ZodTuple", true))
+        );
+        assert_eq!(call_callee("Session()"), Some(("Session", false)));
+        assert_eq!(call_callee("f(x)(y)"), None);
+        assert_eq!(call_callee("a[0]"), None);
+        assert_eq!(call_callee("g(x).h"), None);
     }
 
     #[test]

@@ -961,6 +961,20 @@ impl<'a> Resolver<'a> {
             let conf = self.binding_conf(cx, b);
             return self.member_of_lookup(cx, l, conf, name, kind, depth);
         }
+        // A call's result (`ZodTuple.create(items).rest(…)`, `new X(…).f()`): the type the
+        // callee's declaration says it returns, or the class a construction names.
+        if let Some((callee, new)) = infer::call_callee(q) {
+            let ty = if new {
+                self.resolve_type(cx, from, callee, depth + 1)
+            } else {
+                let (prefix, f) = infer::split_last(callee);
+                self.returned_type(cx, from, prefix, f, depth + 1)
+            };
+            return match ty.and_then(|(t, conf)| Some((self.member(t, name, kind, 0)?, conf))) {
+                Some((d, conf)) => Outcome::Resolved(d, conf),
+                None => Outcome::Drop,
+            };
+        }
         if q.contains(['(', '[', ' ', '<', '"', '\'']) {
             return Outcome::Drop;
         }
@@ -1521,11 +1535,20 @@ impl<'a> Resolver<'a> {
             return None;
         };
         let node = m.n(f);
-        if !is_function_like(node.kind) {
+        // Calling a class or struct makes (or converts to) one (`Session()`, `Wrapper(x)`).
+        if is_type_like(node.kind) {
+            return matches!(node.kind, NodeKind::Class | NodeKind::Struct).then_some((f, conf));
+        }
+        // A function, or a property holding one (`static create = (…): T => …`).
+        if !(is_function_like(node.kind) || node.kind == NodeKind::Property) {
             return None;
         }
         let ret = infer::return_type(node.signature.as_deref()?, callee)?;
         let file = node.file?;
+        // `-> Self`: the type the function belongs to.
+        if self.is_receiver(file, ret) {
+            return self.enclosing_type(f).map(|t| (t, conf));
+        }
         let fcx = self.file_cx(file);
         let (t, tconf) = self.resolve_type(&fcx, f, ret, depth + 1)?;
         Some((t, conf.max(tconf)))

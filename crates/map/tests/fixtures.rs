@@ -1156,6 +1156,36 @@ fn callers(b: &Built, id: &str) -> Vec<(String, Confidence)> {
     got
 }
 
+/// A call on a call's result (zod's `ZodTuple.create(items).rest(…)`): the factory is an
+/// arrow function in a static field whose result type is declared (`): Tuple =>`), and a
+/// construction (`new Tuple(…).size()`) is of the class it names (before: no edge).
+#[test]
+fn ts_a_call_on_a_factorys_result_is_typed_by_its_declared_result() {
+    let b = ts_fixture_map();
+    assert_eq!(
+        callers(&b, "ts:src/view/tuple.ts#Tuple.rest"),
+        vec![("ts:src/view/tuple.ts#args".to_string(), Confidence::Exact)]
+    );
+    assert_eq!(
+        callers(&b, "ts:src/view/tuple.ts#Tuple.size"),
+        vec![("ts:src/view/tuple.ts#sizeOf".to_string(), Confidence::Exact)]
+    );
+}
+
+/// `if (x instanceof C) { … x.p … }` (zod's `getDiscriminator(type.schema)` for a
+/// `ZodLazy`): inside the block the receiver is a `C`; outside it, its declared type.
+#[test]
+fn ts_an_instanceof_test_types_its_receiver_inside_the_block() {
+    let b = ts_fixture_map();
+    let path_of = ("ts:src/view/input.ts#pathOf".to_string(), Confidence::Exact);
+    assert!(
+        value_users(&b, "ts:src/view/input.ts#LazyInput.path").contains(&path_of),
+        "{:?}",
+        value_users(&b, "ts:src/view/input.ts#LazyInput.path")
+    );
+    assert!(value_users(&b, "ts:src/view/input.ts#Input.path").contains(&path_of));
+}
+
 /// Vue's `h`: three signatures and an implementation are one node, the implementation;
 /// every call reaches it, and a search lists it once (before: `h`, `h~2`, `h~3`, `h~4`,
 /// calls on the first signature, the implementation listed apart).
