@@ -41,7 +41,7 @@
 mod extensions;
 mod namespaces;
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use navmap_extract::ImportTarget;
@@ -156,6 +156,12 @@ struct FileCx<'m> {
     /// Everything-imports of a path no file answers (`use self::Strategy::*`): a type's
     /// members (an enum's variants) may be what they bring into scope.
     type_globs: Vec<&'m str>,
+    /// The types `type_globs` name, resolved once per file (`None` while resolving them:
+    /// a glob's own path is not looked up through the globs).
+    glob_types: RefCell<Option<std::rc::Rc<[(Ix, Confidence)]>>>,
+    resolving_globs: Cell<bool>,
+    /// Per callee name: whether a definition of it could type its call's result.
+    returns_a_type: RefCell<HashMap<Sym, bool>>,
     reachable: OnceCell<HashSet<Ix>>,
     /// The line of the use being resolved (`NO_LINE`: none): bindings that hold only in a
     /// region (a match arm, a branch, a loop) type the uses inside it.
@@ -356,10 +362,9 @@ impl<'a> Resolver<'a> {
                 if Some(*n) == star {
                     match &imp.target {
                         Target::Files(fs) => globs.push(fs.as_slice()),
-                        Target::Unresolved => {}
-                        Target::External(_) => continue,
+                        Target::Unresolved => type_globs.push(&*imp.module),
+                        Target::External(_) => {}
                     }
-                    type_globs.push(&*imp.module);
                     continue;
                 }
                 let local = m.names.str(a.unwrap_or(*n));
@@ -382,6 +387,9 @@ impl<'a> Resolver<'a> {
             bindings,
             globs,
             type_globs,
+            glob_types: RefCell::new(None),
+            resolving_globs: Cell::new(false),
+            returns_a_type: RefCell::new(HashMap::new()),
             reachable: OnceCell::new(),
             line: Cell::new(NO_LINE),
         }
@@ -835,17 +843,33 @@ impl<'a> Resolver<'a> {
             _ => return Outcome::Candidates(self.rank_candidates(cx, from_globs)),
         }
         // `use self::Strategy::*`: the variants of a repository enum (a type's members).
-        if depth <= MAX_DEPTH {
-            for g in &cx.type_globs {
-                if let Some((t, conf)) = self.glob_type(cx, from, g, depth + 1)
-                    && let Some(d) = self.member(t, name, kind, 0)
-                {
+        if !cx.type_globs.is_empty() && !cx.resolving_globs.get() {
+            let types = self.glob_types(cx, from);
+            for &(t, conf) in types.iter() {
+                if let Some(d) = self.member(t, name, kind, 0) {
                     return Outcome::Resolved(d, conf);
                 }
             }
         }
         // 3./4. The repository by name.
         self.global(cx, name, kind)
+    }
+
+    /// The types the file's everything-imports of types name, resolved once.
+    fn glob_types(&self, cx: &FileCx, from: Ix) -> std::rc::Rc<[(Ix, Confidence)]> {
+        if let Some(types) = cx.glob_types.borrow().as_ref() {
+            return types.clone();
+        }
+        cx.resolving_globs.set(true);
+        let file = self.model.f(cx.file).node.unwrap_or(from);
+        let types: std::rc::Rc<[(Ix, Confidence)]> = cx
+            .type_globs
+            .iter()
+            .filter_map(|g| self.glob_type(cx, file, g, 0))
+            .collect();
+        cx.resolving_globs.set(false);
+        *cx.glob_types.borrow_mut() = Some(types.clone());
+        types
     }
 
     /// The type an everything-import's path names (`self::Strategy`, `crate::a::Kind`):
@@ -964,11 +988,13 @@ impl<'a> Resolver<'a> {
         // A call's result (`ZodTuple.create(items).rest(…)`, `new X(…).f()`): the type the
         // callee's declaration says it returns, or the class a construction names.
         if let Some((callee, new)) = infer::call_callee(q) {
+            let (prefix, f) = infer::split_last(callee);
             let ty = if new {
                 self.resolve_type(cx, from, callee, depth + 1)
-            } else {
-                let (prefix, f) = infer::split_last(callee);
+            } else if self.may_return_a_type(cx, f) {
                 self.returned_type(cx, from, prefix, f, depth + 1)
+            } else {
+                None
             };
             return match ty.and_then(|(t, conf)| Some((self.member(t, name, kind, 0)?, conf))) {
                 Some((d, conf)) => Outcome::Resolved(d, conf),
@@ -1343,13 +1369,18 @@ impl<'a> Resolver<'a> {
         }
         let mut cur = Some(from);
         while let Some(c) = cur {
-            let named = || bindings.iter().filter(|b| b.scope == c && &*b.name == q);
-            let in_region = named()
-                .filter(|b| {
-                    b.until != NO_LINE && line != NO_LINE && (b.line..=b.until).contains(&line)
-                })
-                .max_by_key(|b| b.line);
-            if let Some(b) = in_region.or_else(|| named().find(|b| b.until == NO_LINE)) {
+            let (mut region, mut whole) = (None, None);
+            for b in bindings.iter().filter(|b| b.scope == c && &*b.name == q) {
+                if b.until == NO_LINE {
+                    whole = whole.or(Some(b));
+                } else if line != NO_LINE
+                    && (b.line..=b.until).contains(&line)
+                    && region.is_none_or(|r: &crate::model::TypedName| b.line >= r.line)
+                {
+                    region = Some(b);
+                }
+            }
+            if let Some(b) = region.or(whole) {
                 return Some(b);
             }
             let n = m.n(c);
@@ -1476,7 +1507,8 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let m = self.model;
-        let sym = m.names.get(ctor)?;
+        // `Some(x)`, `Ok(v)`: a constructor the repository does not define.
+        let sym = m.names.get(ctor).filter(|&s| !m.defs_named(s).is_empty())?;
         let kind = EdgeKind::References;
         let outcome = if prefix.is_empty() {
             self.resolve_bare(cx, from, sym, kind, depth)
@@ -1508,6 +1540,30 @@ impl<'a> Resolver<'a> {
         let ty = infer::declared_type(pn.signature.as_deref()?, k)?;
         let (t, tconf) = self.resolve_type(fcx, p, ty, depth + 1)?;
         Some((t, conf.max(tconf)))
+    }
+
+    /// Whether some definition named `callee` could give its call's result a type (a
+    /// class or struct, or a declared result type): most calls in a chain (`x.iter()`,
+    /// `v.clone()`) name nothing of the repository's that does, and are not resolved.
+    fn may_return_a_type(&self, cx: &FileCx, callee: &str) -> bool {
+        let m = self.model;
+        let Some(sym) = m.names.get(callee) else {
+            return false;
+        };
+        if let Some(&known) = cx.returns_a_type.borrow().get(&sym) {
+            return known;
+        }
+        let may = m.defs_named(sym).iter().any(|&d| {
+            let node = m.n(d);
+            matches!(node.kind, NodeKind::Class | NodeKind::Struct)
+                || ((is_function_like(node.kind) || node.kind == NodeKind::Property)
+                    && node
+                        .signature
+                        .as_deref()
+                        .is_some_and(|sig| infer::return_type(sig, callee).is_some()))
+        });
+        cx.returns_a_type.borrow_mut().insert(sym, may);
+        may
     }
 
     /// One level of inference through a function: `c := NewContext(…)` binds `c` to the
@@ -1549,8 +1605,14 @@ impl<'a> Resolver<'a> {
         if self.is_receiver(file, ret) {
             return self.enclosing_type(f).map(|t| (t, conf));
         }
-        let fcx = self.file_cx(file);
-        let (t, tconf) = self.resolve_type(&fcx, f, ret, depth + 1)?;
+        let fcx;
+        let fcx = if file == cx.file {
+            cx
+        } else {
+            fcx = self.file_cx(file);
+            &fcx
+        };
+        let (t, tconf) = self.resolve_type(fcx, f, ret, depth + 1)?;
         Some((t, conf.max(tconf)))
     }
 
