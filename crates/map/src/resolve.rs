@@ -147,6 +147,9 @@ pub(crate) struct Resolver<'a> {
     pub registry: &'a Registry,
 }
 
+/// The types a file's everything-imports name, with the confidence each was found at.
+type GlobTypes = std::rc::Rc<[(Ix, Confidence)]>;
+
 struct FileCx<'m> {
     file: Ix,
     lang: u16,
@@ -158,7 +161,7 @@ struct FileCx<'m> {
     type_globs: Vec<&'m str>,
     /// The types `type_globs` name, resolved once per file (`None` while resolving them:
     /// a glob's own path is not looked up through the globs).
-    glob_types: RefCell<Option<std::rc::Rc<[(Ix, Confidence)]>>>,
+    glob_types: RefCell<Option<GlobTypes>>,
     resolving_globs: Cell<bool>,
     /// Per callee name: whether a definition of it could type its call's result.
     returns_a_type: RefCell<HashMap<Sym, bool>>,
@@ -843,6 +846,7 @@ impl<'a> Resolver<'a> {
             _ => return Outcome::Candidates(self.rank_candidates(cx, from_globs)),
         }
         // `use self::Strategy::*`: the variants of a repository enum (a type's members).
+        let _ = depth;
         if !cx.type_globs.is_empty() && !cx.resolving_globs.get() {
             let types = self.glob_types(cx, from);
             for &(t, conf) in types.iter() {
@@ -856,13 +860,13 @@ impl<'a> Resolver<'a> {
     }
 
     /// The types the file's everything-imports of types name, resolved once.
-    fn glob_types(&self, cx: &FileCx, from: Ix) -> std::rc::Rc<[(Ix, Confidence)]> {
+    fn glob_types(&self, cx: &FileCx, from: Ix) -> GlobTypes {
         if let Some(types) = cx.glob_types.borrow().as_ref() {
             return types.clone();
         }
         cx.resolving_globs.set(true);
         let file = self.model.f(cx.file).node.unwrap_or(from);
-        let types: std::rc::Rc<[(Ix, Confidence)]> = cx
+        let types: GlobTypes = cx
             .type_globs
             .iter()
             .filter_map(|g| self.glob_type(cx, file, g, 0))
