@@ -6,6 +6,9 @@
 //! initialised with a constructor (`store = new SessionStore(60)`, `= SessionStore()`)
 //! names the type; a variable initialised by a call of a *function* (`c := NewContext(w)`)
 //! is typed, one level deep, by the type that function's signature returns (`return_type`).
+//! A name a pattern or a loop binds to a part of a value is typed by the part's
+//! declaration: a constructor's positional field (`positional_type`), the element of a
+//! declared `Vec<T>`/`[T]` (`element_type`, `declared_type_text`).
 //! Everything else stays unknown, and unknown receivers never become
 //! exact/import/name edges (see `resolve.rs`).
 

@@ -7,7 +7,11 @@
 //!    members of each type the walk passes (`get(key)` in a method) → `exact`.
 //! 2. through the file's imports, following re-exports a few levels → `import`; a
 //!    receiver whose declared type resolves (`store: SessionStore`, `= new SessionStore()`,
-//!    see `infer.rs`) gives the member of that type, with the type's confidence;
+//!    see `infer.rs`) gives the member of that type, with the type's confidence; so does
+//!    a receiver bound to a part of a value inside the region it holds in (a pattern's
+//!    field: `Extension(ref s)` is the variant's payload; a loop's element over a
+//!    `Vec<T>` field; `x` inside `if (x instanceof C)`), and a call's result
+//!    (`T.create(…).rest()`: the callee's declared result type, `new X(…)`: `X`);
 //!    where the manifest says `implicit_receiver`, a bare name or a receiver nothing else
 //!    names may be a member of the enclosing type (`get(key)`, `store_->refresh()`);
 //!    a name that several everything-imports (`*`) define is ambiguous → `candidate`;
