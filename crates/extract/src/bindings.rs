@@ -50,8 +50,8 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<BindingFact>
 
 /// What a match binds its name to: (type or part, qualifier). An element of a value
 /// (`@binding.of`) is `[]` with the value as the qualifier; a field of what a pattern's
-/// constructor takes apart is `Ctor[field]` (`@binding.field`) or `Ctor[i]`, `i` the
-/// position of `@binding.position` among the pattern's elements.
+/// constructor takes apart is `Ctor[field]` (`@binding.field`) or `Ctor[i/n]`, `i` the
+/// position of `@binding.position` among the pattern's `n` elements.
 fn bound_to(m: &Match, source: &str) -> Option<(String, Option<String>)> {
     if let Some(of) = m.get("binding.of") {
         return Some(("[]".to_string(), Some(excerpt(&of, source))));
@@ -61,9 +61,7 @@ fn bound_to(m: &Match, source: &str) -> Option<(String, Option<String>)> {
     let part = if let Some(field) = m.get("binding.field") {
         Some(node_text(&field, source).trim().to_string())
     } else {
-        m.get("binding.position")
-            .and_then(|el| position(el, ty))
-            .map(|i| i.to_string())
+        m.get("binding.position").and_then(|el| position(el, ty))
     };
     let type_name = match part {
         Some(p) => format!("{base}[{p}]"),
@@ -78,22 +76,25 @@ fn bound_to(m: &Match, source: &str) -> Option<(String, Option<String>)> {
 
 /// The index of `el` among its parent's elements: the named children that are neither
 /// extras (comments) nor the constructor (the child holding `ty`).
-fn position(el: Node, ty: Node) -> Option<usize> {
+/// Written `i/n`, `n` the number of elements: the map checks it against the fields the
+/// constructor declares, so an element after a rest pattern (`Foo(a, .., z)`, where
+/// `..` stands for any number of fields) is typed only when the counts agree.
+fn position(el: Node, ty: Node) -> Option<String> {
     // The constructor itself is no element (`(identifier)` matches it too).
     if el.start_byte() <= ty.start_byte() && ty.end_byte() <= el.end_byte() {
         return None;
     }
     let parent = el.parent()?;
     let mut cursor = parent.walk();
-    let mut i = 0;
+    let (mut n, mut at) = (0, None);
     for c in parent.named_children(&mut cursor) {
         if c.id() == el.id() {
-            return Some(i);
+            at = Some(n);
         }
         let holds_ty = c.start_byte() <= ty.start_byte() && ty.end_byte() <= c.end_byte();
         if !c.is_extra() && !holds_ty {
-            i += 1;
+            n += 1;
         }
     }
-    None
+    at.map(|i| format!("{i}/{n}"))
 }

@@ -245,8 +245,8 @@ pub struct ImportedName {
 /// `s := &T{}`, `let s = T::new()`). Lets resolution type a receiver (`store.refresh()`)
 /// without a type checker. For a call, `type_name` is the callee: an instance when it
 /// names a class/struct, unknown otherwise. A name bound to a *part* of a value says which
-/// in `type_name` (grammars/README.md, `bindings.scm`): `Ctor[0]` / `Ctor[field]` (the
-/// positional or named field of the value a pattern's constructor `Ctor` takes apart:
+/// in `type_name` (grammars/README.md, `bindings.scm`): `Ctor[0/1]` / `Ctor[field]` (the
+/// positional field `0` of a pattern of `1` element, or the named field of the value a pattern's constructor `Ctor` takes apart:
 /// `Extension(ref s)`, `Prefix { rule }`), `[]` (an element of the value written in
 /// `type_qualifier`: `for x in &self.items`, `Some(x) = self.first`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -30,7 +30,7 @@ fn rs_pattern_and_loop_bindings_name_the_part_they_hold() {
     let f = facts("rs", "src/util/rules.rs", &src);
     let got = bindings(&f);
     for want in [
-        "s: Suffix[0] [] 39..39",
+        "s: Suffix[0/1] [] 39..39",
         "rule: Prefix[rule] [] 40..40",
         "strat: [] [self.strats] 72..76",
         "s: [] [self.fallback] 77..79",

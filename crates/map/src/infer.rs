@@ -315,8 +315,10 @@ pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s s
 }
 
 /// The type of the `k`-th positional field of a tuple-like constructor, read from its
-/// declaration (`Extension(ExtensionStrategy)`, `pub struct Wrapper<T>(pub Inner, T);`).
-pub(crate) fn positional_type<'s>(sig: &'s str, name: &str, k: usize) -> Option<&'s str> {
+/// declaration (`Extension(ExtensionStrategy)`, `pub struct Wrapper<T>(pub Inner, T);`),
+/// when it declares `n` fields (the pattern's element count: a rest pattern `..` in it
+/// stands for other fields than one, and the position would lie).
+pub(crate) fn positional_type<'s>(sig: &'s str, name: &str, k: usize, n: usize) -> Option<&'s str> {
     let bytes = sig.as_bytes();
     let mut start = 0;
     while let Some(pos) = sig[start..].find(name) {
@@ -347,24 +349,26 @@ pub(crate) fn positional_type<'s>(sig: &'s str, name: &str, k: usize) -> Option<
         }
         let close = matching_paren(sig, open)?;
         let mut depth = 0i32;
-        let mut field = 0;
+        let mut fields = vec![];
         let mut from = open + 1;
         for (i, c) in sig[open + 1..close].char_indices() {
             match c {
                 '<' | '[' | '(' => depth += 1,
                 '>' | ']' | ')' => depth -= 1,
                 ',' if depth == 0 => {
-                    if field == k {
-                        return field_type(&sig[from..open + 1 + i]);
-                    }
-                    field += 1;
+                    fields.push(&sig[from..open + 1 + i]);
                     from = open + 2 + i;
                 }
                 _ => {}
             }
         }
-        return (field == k)
-            .then(|| field_type(&sig[from..close]))
+        fields.push(&sig[from..close]);
+        // A trailing comma (`(A, B,)`) declares no field.
+        if fields.last().is_some_and(|f| f.trim().is_empty()) {
+            fields.pop();
+        }
+        return (fields.len() == n && k < n)
+            .then(|| field_type(fields[k]))
             .flatten();
     }
     None
@@ -385,7 +389,7 @@ fn field_type(text: &str) -> Option<&str> {
 }
 
 /// A binding's type that names a part of a value (`bindings.scm`): `Ctor[k]` → (`Ctor`,
-/// `k`), `[]` → (``, ``); `None` for a plain type.
+/// `k`: `i/n` or a field's name), `[]` → (``, ``); `None` for a plain type.
 pub(crate) fn part(type_name: &str) -> Option<(&str, &str)> {
     let (base, rest) = type_name.split_once('[')?;
     Some((base, rest.strip_suffix(']')?))
@@ -555,26 +559,30 @@ mod tests {
         assert_eq!(element_type("HashMap<K, V>", &wrappers), None);
         assert_eq!(element_type("Rule", &wrappers), None);
         assert_eq!(
-            positional_type("Extension(ExtensionStrategy)", "Extension", 0),
+            positional_type("Extension(ExtensionStrategy)", "Extension", 0, 1),
             Some("ExtensionStrategy")
         );
         assert_eq!(
             positional_type(
                 "pub struct Pair<T>(pub Vec<T>, pub(crate) Rule);",
                 "Pair",
-                1
+                1,
+                2
             ),
             Some("Rule")
         );
         assert_eq!(
-            positional_type("Extension(ExtensionStrategy)", "Extension", 1),
+            positional_type("Extension(ExtensionStrategy)", "Extension", 1, 2),
             None
         );
+        // `Quad(a, .., z)`: 3 elements for 4 fields, `z` is no field 2.
+        assert_eq!(positional_type("Quad(A, B, C, D)", "Quad", 2, 3), None);
+        assert_eq!(positional_type("Pair(A, B,)", "Pair", 1, 2), Some("B"));
         assert_eq!(
-            positional_type("Prefix { rule: PrefixRule }", "Prefix", 0),
+            positional_type("Prefix { rule: PrefixRule }", "Prefix", 0, 1),
             None
         );
-        assert_eq!(part("Extension[0]"), Some(("Extension", "0")));
+        assert_eq!(part("Extension[0/1]"), Some(("Extension", "0/1")));
         assert_eq!(part("[]"), Some(("", "")));
         assert_eq!(part("Store"), None);
     }

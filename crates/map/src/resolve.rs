@@ -1538,8 +1538,9 @@ impl<'a> Resolver<'a> {
             fcx = self.file_cx(file);
             &fcx
         };
-        if let Ok(i) = k.parse::<usize>() {
-            let ty = infer::positional_type(node.signature.as_deref()?, ctor, i)?;
+        if let Some((i, n)) = k.split_once('/') {
+            let (i, n) = (i.parse().ok()?, n.parse().ok()?);
+            let ty = infer::positional_type(node.signature.as_deref()?, ctor, i, n)?;
             let (t, tconf) = self.resolve_type(fcx, c, ty, depth + 1)?;
             return Some((t, conf.max(tconf)));
         }
