@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
 
 fn main() {
+    // Its own parsers and queries share tree-sitter's allocator with `extract`'s.
+    navmap_extract::install_allocator();
     let Some(dir) = std::env::args().nth(1) else {
         eprintln!("usage: query_cost <dir>");
         std::process::exit(2);

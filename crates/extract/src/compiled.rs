@@ -84,6 +84,7 @@ pub fn grammar_name<'l>(lang: &'l Language, ext: &str) -> &'l str {
 /// Compiles (or fetches) the queries for `lang` and the grammar of `ext`: once per
 /// process and key, whatever the number of threads asking at the same moment.
 pub fn get(lang: &Language, ext: &str) -> Option<Arc<Compiled>> {
+    crate::alloc::ready();
     let name = grammar_name(lang, ext).to_string();
     let key = (lang.id().to_string(), name.clone());
     let slot: Slot = cache().lock().ok()?.entry(key).or_default().clone();
@@ -122,6 +123,7 @@ pub fn compiles() -> usize {
 /// Compiles every query file of every grammar of `lang` on its own (for precise messages);
 /// the errors, one line each.
 pub fn check(lang: &Language) -> Vec<String> {
+    crate::alloc::ready();
     let mut errors = Vec::new();
     for (gname, grammar) in &lang.grammars {
         for stem in STEMS {

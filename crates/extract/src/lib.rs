@@ -20,7 +20,7 @@
 //! assert_eq!(facts.refs[0].qualifier.as_deref(), Some("self._d"));
 //! ```
 //!
-//! Modules: `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
+//! Modules: `alloc` (tree-sitter's heap: mimalloc), `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
 //! `imports`, `bindings`, `mentions` (the fact kinds), `locals` (names that shadow: their uses are no refs),
 //! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written),
 //! `text` (UTF-16 columns, signatures, first doc sentences),
@@ -28,6 +28,7 @@
 
 pub mod facts;
 
+mod alloc;
 mod bindings;
 mod compiled;
 mod conditionals;
@@ -54,7 +55,10 @@ use navmap_language::{Language, Registry};
 
 thread_local! {
     /// One parser per thread: creating one costs an allocation and a language switch is cheap.
-    static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
+    static PARSER: RefCell<tree_sitter::Parser> = RefCell::new({
+        alloc::ready();
+        tree_sitter::Parser::new()
+    });
 }
 
 /// Extracts the facts of one file. `ext` picks the grammar (e.g. `tsx`). Never fails.
@@ -221,6 +225,14 @@ pub fn extract_path(lang: &Language, path: &str, source: &str) -> facts::FileFac
 /// grammars crate tests this for every language.
 pub fn check_queries(lang: &Language) -> Vec<String> {
     compiled::check(lang)
+}
+
+/// Installs tree-sitter's allocator (`alloc.rs`: its C library allocates through
+/// mimalloc). This crate does it before its own first tree-sitter call; code that uses
+/// tree-sitter directly (a parser or a query of its own) must call this before it does,
+/// since tree-sitter's allocator may not change while one of its objects lives.
+pub fn install_allocator() {
+    alloc::ready();
 }
 
 /// How many query compilations this process has run: one per (language, grammar) used,

@@ -1,11 +1,17 @@
 //! Running a query: the streaming matches of tree-sitter collected into owned values.
 
+use smallvec::SmallVec;
 use tree_sitter::{Node, Query, QueryCursor, StreamingIterator};
+
+/// Captures a match keeps without a heap allocation: nearly every pattern captures at most
+/// four nodes, and a file has hundreds of thousands of matches (an allocation and a free
+/// per match showed in a cold build's profile).
+const INLINE_CAPTURES: usize = 4;
 
 /// One match: its pattern index and its captures by capture name.
 pub struct Match<'q, 't> {
     pub pattern: usize,
-    pub captures: Vec<(&'q str, Node<'t>)>,
+    pub captures: SmallVec<[(&'q str, Node<'t>); INLINE_CAPTURES]>,
 }
 
 impl<'q, 't> Match<'q, 't> {

@@ -2,7 +2,11 @@
 //! edges with confidences. A debugging aid for grammar and resolution work.
 //!
 //! `cargo run -p navmap-map --example map_dump -- <root> [<db path>]` (the database goes
-//! to a temporary directory unless given, so the root is only read).
+//! to a temporary directory unless given, so the root is only read). With
+//! `NAVMAP_DUMP_MENTIONS=1` each definition's mention check (linked and unlinked sites)
+//! follows its edges, and docs and exports are printed: two dumps of the same tree then
+//! compare everything extraction and resolution produce (used to check that a
+//! performance change leaves the map as it was).
 
 use std::sync::Arc;
 
@@ -22,6 +26,7 @@ fn main() {
     for w in warnings {
         eprintln!("warning: {w}");
     }
+    let mentions = std::env::var_os("NAVMAP_DUMP_MENTIONS").is_some();
     let s = map
         .rebuild(RebuildOptions::default(), &|_| {})
         .expect("rebuild");
@@ -42,19 +47,38 @@ fn main() {
                     .map(|s| format!("  sig: {s}"))
                     .unwrap_or_default()
             );
+            if mentions {
+                println!("    doc {:?} exported {}", n.doc, n.exported);
+            }
             let out = map
                 .neighbors(&n.id, Direction::Out, None, 1, 200)
                 .expect("neighbors");
+            let mut lines: Vec<String> = Vec::new();
             for e in out.neighbors {
                 if e.edge == navmap_map::EdgeKind::Contains {
                     continue;
                 }
-                println!(
+                lines.push(format!(
                     "    --{}/{}--> {} (line {:?})",
                     e.edge.as_str(),
                     e.confidence.as_str(),
                     e.node.id,
                     e.line
+                ));
+            }
+            // Neighbours come in rank order, which ties may settle either way.
+            lines.sort();
+            for l in lines {
+                println!("{l}");
+            }
+            if mentions && n.kind != navmap_map::NodeKind::File {
+                let m = map.mention_check(&n.id).expect("mention check");
+                let mut linked: Vec<String> =
+                    m.linked_sites.iter().map(|s| format!("{s:?}")).collect();
+                linked.sort();
+                println!(
+                    "    mentions linked {} {linked:?} excluded {} unlinked {:?}",
+                    m.linked, m.excluded, m.unlinked
                 );
             }
         }

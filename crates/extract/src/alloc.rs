@@ -1,0 +1,58 @@
+//! tree-sitter's own heap: its C library allocates through mimalloc, not the process's
+//! `malloc`.
+//!
+//! Why (issue 19, a cold build's profile): parsing builds a tree of many small subtrees
+//! and deleting it frees them one by one; with glibc's `malloc` that churn was ≈ 18 % of
+//! a cold build's CPU (`malloc`, `_int_free`, `malloc_consolidate` after every deleted
+//! tree), and the trees' short-lived chunks were interleaved in the same arenas with the
+//! map's long-lived ones, which kept freed pages from going back (peak RSS). mimalloc
+//! keeps per-thread pages of same-sized blocks: a deleted tree's memory is reused by the
+//! next file's parse on that thread.
+//!
+//! tree-sitter requires its allocator to be installed before any other call into it and
+//! never changed while one of its objects lives: every path of this crate that creates a
+//! parser, a query or a tree calls [`ready`] first, and code outside the crate that uses
+//! tree-sitter directly calls [`crate::install_allocator`] before it does.
+
+use std::ffi::c_void;
+use std::sync::Once;
+
+static INSTALL: Once = Once::new();
+
+/// Installs the allocator once per process; later calls return at once.
+pub(crate) fn ready() {
+    INSTALL.call_once(|| {
+        // SAFETY: the four functions are one allocator family (mimalloc), never return
+        // null for a non-zero size (they abort on exhaustion like `malloc` fails), and
+        // align as `malloc` does; `Once` makes this the first tree-sitter call of the
+        // process on every path that reaches it (see the module doc).
+        unsafe {
+            tree_sitter::set_allocator(Some(tree_sitter::Allocator {
+                malloc: ts_malloc,
+                calloc: ts_calloc,
+                realloc: ts_realloc,
+                free: ts_free,
+            }));
+        }
+    });
+}
+
+unsafe extern "C" fn ts_malloc(size: usize) -> *mut c_void {
+    // SAFETY: plain allocation.
+    unsafe { libmimalloc_sys::mi_malloc(size) }
+}
+
+unsafe extern "C" fn ts_calloc(count: usize, size: usize) -> *mut c_void {
+    // SAFETY: plain zeroed allocation (overflow of `count * size` is checked by mimalloc).
+    unsafe { libmimalloc_sys::mi_calloc(count, size) }
+}
+
+unsafe extern "C" fn ts_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    // SAFETY: `ptr` came from this family (tree-sitter only reallocates its own blocks).
+    unsafe { libmimalloc_sys::mi_realloc(ptr, size) }
+}
+
+unsafe extern "C" fn ts_free(ptr: *mut c_void) {
+    // SAFETY: `ptr` came from this family, or is null.
+    unsafe { libmimalloc_sys::mi_free(ptr) }
+}
