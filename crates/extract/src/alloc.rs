@@ -19,9 +19,23 @@ use std::sync::Once;
 
 static INSTALL: Once = Once::new();
 
+/// mimalloc options, by their index in the `mi_option_e` enum of the mimalloc v3 that
+/// `libmimalloc-sys` builds (its Rust constants do not name these two).
+const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
 /// Installs the allocator once per process; later calls return at once.
 pub(crate) fn ready() {
     INSTALL.call_once(|| {
+        // Memory a deleted tree leaves goes back to the system within 10 ms instead of
+        // mimalloc's default 1 s, and arenas are committed as they are used, not up front:
+        // with the defaults a cold build's peak RSS was 8–15 MB higher than with glibc
+        // (measured on the cargo-registry corpus), for the same CPU.
+        // SAFETY: options are plain integers read by mimalloc; set before its first use.
+        unsafe {
+            libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0);
+            libmimalloc_sys::mi_option_set(PURGE_DELAY, 10);
+        }
         // SAFETY: the four functions are one allocator family (mimalloc), never return
         // null for a non-zero size (they abort on exhaustion like `malloc` fails), and
         // align as `malloc` does; `Once` makes this the first tree-sitter call of the

@@ -96,15 +96,13 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     };
     // One walk over the tree for all three query files; matches go to their section.
     let mut sections: [Vec<matches::Match>; 4] = Default::default();
-    for m in matches::run(query, root, source) {
-        match compiled.section(m.pattern) {
-            Some(compiled::Section::Defs) => sections[0].push(m),
-            Some(compiled::Section::Refs) => sections[1].push(m),
-            Some(compiled::Section::Imports) => sections[2].push(m),
-            Some(compiled::Section::Bindings) => sections[3].push(m),
-            None => {}
-        }
-    }
+    matches::each(query, root, source, |m| match compiled.section(m.pattern) {
+        Some(compiled::Section::Defs) => sections[0].push(m),
+        Some(compiled::Section::Refs) => sections[1].push(m),
+        Some(compiled::Section::Imports) => sections[2].push(m),
+        Some(compiled::Section::Bindings) => sections[3].push(m),
+        None => {}
+    });
     let defs = defs::extract(&sections[0], source);
     let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);
@@ -176,10 +174,12 @@ fn reparsed_uses(
     let shadow = shadow.text;
     // Predicates read the shadow; facts read the source (the same bytes inside the copies,
     // and columns count the source's characters before them).
-    let found: Vec<matches::Match> = matches::run(query, tree.root_node(), &shadow)
-        .into_iter()
-        .filter(|m| compiled.section(m.pattern) == Some(compiled::Section::Refs))
-        .collect();
+    let mut found: Vec<matches::Match> = Vec::new();
+    matches::each(query, tree.root_node(), &shadow, |m| {
+        if compiled.section(m.pattern) == Some(compiled::Section::Refs) {
+            found.push(m);
+        }
+    });
     let extra = refs::extract(&found, source, defs, locals);
     if !extra.is_empty() {
         out.refs.extend(extra);

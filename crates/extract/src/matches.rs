@@ -39,14 +39,20 @@ impl<'q, 't> Match<'q, 't> {
     }
 }
 
-/// All matches of `query` under `root`, in the order tree-sitter reports them.
-pub fn run<'q, 't>(query: &'q Query, root: Node<'t>, source: &str) -> Vec<Match<'q, 't>> {
+/// Every match of `query` under `root`, in the order tree-sitter reports them, handed to
+/// `each` as it comes (no list of all matches is built: a large file has hundreds of
+/// thousands, which its caller sorts into sections anyway).
+pub fn each<'q, 't>(
+    query: &'q Query,
+    root: Node<'t>,
+    source: &str,
+    mut each: impl FnMut(Match<'q, 't>),
+) {
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
-    let mut out = Vec::new();
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
-        out.push(Match {
+        each(Match {
             pattern: m.pattern_index,
             captures: m
                 .captures()
@@ -55,7 +61,6 @@ pub fn run<'q, 't>(query: &'q Query, root: Node<'t>, source: &str) -> Vec<Match<
                 .collect(),
         });
     }
-    out
 }
 
 /// The value of `#set! <key> "<value>"` in a pattern, if any.
