@@ -78,6 +78,13 @@ pub struct Manifest {
     /// (`Vec<T>`, `Option<T>`). Arrays and slices written `[T; N]`, `[T]` need no entry.
     #[serde(default)]
     pub element_types: Vec<String>,
+    /// A type is declared once, whole: a member inside another declaration of the same
+    /// qualified name (`class BaseTest` in another module) is that other type's, never
+    /// this one's. Off where one type may be declared in parts (C#'s `partial`, Ruby's
+    /// reopened classes, Swift's extensions, TypeScript's merged interfaces, Rust's
+    /// `impl` blocks).
+    #[serde(default)]
+    pub closed_types: bool,
     /// Conditional compilation (`[conditionals]`): when a file does not parse, extraction
     /// parses it again with only the first branch of each conditional block kept, as a
     /// preprocessor would see it with the first condition true (C#'s `#if` / `#else`

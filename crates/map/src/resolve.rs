@@ -686,11 +686,26 @@ impl<'a> Resolver<'a> {
         {
             return Some(c);
         }
+        // A member declared apart from its type (a Go receiver, a C++ `T::f`, a Rust `impl`
+        // elsewhere, a C# partial class's other part) has the type's qualified name as
+        // its prefix. Where types are declared whole (`closed_types`), one declared
+        // inside another type of the same name (`BaseTest.assertRaises` in another
+        // module's `class BaseTest`) is that type's, never this one's.
         let want = format!("{}.{}", t.qname, m.names.str(name));
         let tdir = t.file.map(|f| m.f(f).dir()).unwrap_or("");
+        let closed = self
+            .registry
+            .by_id(m.lang(t.lang))
+            .is_some_and(|l| l.manifest.closed_types);
         let apart = m
             .defs_named_where(name, |node| {
-                &*node.qname == want.as_str() && node.lang == t.lang && fits(kind, node.kind)
+                &*node.qname == want.as_str()
+                    && node.lang == t.lang
+                    && fits(kind, node.kind)
+                    && !(closed
+                        && node
+                            .parent
+                            .is_some_and(|p| p != ty && is_type_like(m.n(p).kind)))
             })
             .min_by_key(|&n| {
                 let node = m.n(n);

@@ -1966,6 +1966,30 @@ fn build_tree(files: &[(&str, &str)]) -> Built {
 /// and `super().put(…)` call the base class's method (the manifest's `base_receivers`):
 /// `exact` (before: no edge, `super(…)` was no receiver the map knew).
 #[test]
+fn a_member_of_another_class_of_the_same_name_is_not_inherited() {
+    // The stdlib's `TestRmTree(BaseTest, unittest.TestCase)`: its own file's `BaseTest`
+    // has no `assertRaises`; test_optparse.py's `class BaseTest` has one, and the call
+    // was linked to it (at `exact`, whichever file the build met first).
+    let b = build_tree(&[
+        (
+            "a.py",
+            "import unittest\n\n\nclass BaseTest:\n    def helper(self):\n        pass\n\n\nclass TestX(BaseTest, unittest.TestCase):\n    def test(self):\n        self.assertRaises(ValueError, int, \"x\")\n        self.helper()\n",
+        ),
+        (
+            "b.py",
+            "import unittest\n\n\nclass BaseTest(unittest.TestCase):\n    def assertRaises(self, *a):\n        pass\n",
+        ),
+    ]);
+    let calls: Vec<String> = b
+        .edges("py:a.py#TestX.test", Direction::Out)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Calls)
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(calls, ["py:a.py#BaseTest.helper"], "{calls:?}");
+}
+
+#[test]
 fn py_a_call_through_super_reaches_the_base_classs_method() {
     let b = build_tree(&[
         (
