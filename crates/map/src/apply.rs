@@ -8,6 +8,7 @@ use navmap_extract::facts::FileFacts;
 
 use crate::NodeKind;
 use crate::id;
+use crate::index;
 use crate::model::{
     FileRec, Import, Ix, Mention, Model, NO_LINE, Node, Ref, Sym, Target, TypedName,
 };
@@ -51,6 +52,13 @@ pub(crate) struct Changes {
     pub nodes_added: bool,
     /// A resolver config file changed: every import is resolved again.
     pub config_changed: bool,
+    /// What each file changed by this batch defined and used before it (the `names` index
+    /// is rewritten for the difference); `None` where the index is written whole (a fresh
+    /// build).
+    pub names_before: Option<HashMap<Ix, index::FileNames>>,
+    /// In a partly loaded model: the external modules that loaded files had edges into
+    /// before the change (one left with none may still be imported by a file not loaded).
+    pub externals_before: Vec<Ix>,
 }
 
 impl Changes {
@@ -61,6 +69,15 @@ impl Changes {
             && self.nodes_deleted.is_empty()
             && self.edges_dirty.is_empty()
     }
+
+    /// Records a file's names before this batch changes it (the first time only).
+    fn note_names(&mut self, model: &Model, fix: Ix) {
+        if let Some(before) = &mut self.names_before {
+            before
+                .entry(fix)
+                .or_insert_with(|| index::file_names(model, fix));
+        }
+    }
 }
 
 fn basename(path: &str) -> &str {
@@ -69,6 +86,7 @@ fn basename(path: &str) -> &str {
 
 /// Removes every node of a file (file node and definitions), keeping the file record.
 fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
+    ch.note_names(model, fix);
     let (node, defs) = {
         let f = model.f_mut(fix);
         (f.node.take(), std::mem::take(&mut f.defs))
@@ -126,6 +144,21 @@ pub(crate) fn touch_file(model: &mut Model, fix: Ix, size: u64, mtime: i64, ch: 
     }
 }
 
+/// The node IDs of a file's definitions, in facts order (a qualified name defined twice
+/// is numbered).
+pub(crate) fn def_ids(lang_id: &str, path: &str, facts: &FileFacts) -> Vec<String> {
+    let mut dup_count: HashMap<&str, u32> = HashMap::new();
+    facts
+        .defs
+        .iter()
+        .map(|d| {
+            let dup = dup_count.entry(d.qualified_name.as_str()).or_insert(0);
+            *dup += 1;
+            id::symbol_id(lang_id, path, &d.qualified_name, *dup)
+        })
+        .collect()
+}
+
 /// Applies one file's new content. Definitions whose node ID survives keep their index.
 pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> Ix {
     let lang = model.lang_ix(&u.lang);
@@ -138,6 +171,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             fix
         }
     };
+    ch.note_names(model, fix);
     ch.files_upserted.insert(fix);
     ch.files_deleted.remove(&fix);
     {
@@ -214,12 +248,8 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         .iter()
         .map(|&ix| (model.n(ix).id.clone(), ix))
         .collect();
-    let mut dup_count: HashMap<&str, u32> = HashMap::new();
     let mut new_defs = Vec::with_capacity(facts.defs.len());
-    for d in &facts.defs {
-        let dup = dup_count.entry(d.qualified_name.as_str()).or_insert(0);
-        *dup += 1;
-        let node_id = id::symbol_id(&lang_id, &u.path, &d.qualified_name, *dup);
+    for (d, node_id) in facts.defs.iter().zip(def_ids(&lang_id, &u.path, &facts)) {
         let name = model.names.intern(&d.name);
         let signature = d.signature.as_deref().map(Box::from);
         let doc = d.doc.as_deref().map(Box::from);

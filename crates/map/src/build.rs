@@ -24,6 +24,7 @@ use crate::db::{self, Db, Meta};
 use crate::error::{MapError, Result};
 use crate::frontend::ModuleResolver;
 use crate::id;
+use crate::index;
 use crate::model::{Ix, Model, Node, Target};
 use crate::resolve::{self, NewEdge, Pass, Resolver};
 use crate::types::{Phase, Progress, RebuildOptions, RebuildSummary, SkipReason};
@@ -298,7 +299,9 @@ impl Inner {
         let mut db = self.db.lock().map_err(MapError::internal)?;
         {
             let tx = db.transaction()?;
-            tx.execute_batch("DELETE FROM files; DELETE FROM edges; DELETE FROM externals;")?;
+            tx.execute_batch(
+                "DELETE FROM files; DELETE FROM contents; DELETE FROM edges; DELETE FROM externals; DELETE FROM reach;",
+            )?;
             db::set_meta(&tx, "dirty", "1")?;
             tx.commit()?;
         }
@@ -418,7 +421,15 @@ impl Inner {
         let mut st = self.state.write().map_err(MapError::internal)?;
         let mut db = self.db.lock().map_err(MapError::internal)?;
         let st = &mut *st;
-        let mut ch = Changes::default();
+        let mut ch = Changes {
+            names_before: Some(Default::default()),
+            ..Changes::default()
+        };
+        let config_changed = !same_contents(&config, &st.meta.config);
+        if st.model.partial.is_some() {
+            let whole = dirty || config_changed || !deleted.is_empty();
+            ch.externals_before = load_for_change(&db, &mut st.model, &outcomes, whole)?;
+        }
         for fix in stale_seen {
             if let Some(Some(f)) = st.model.files.get_mut(fix as usize) {
                 f.stale = false;
@@ -451,7 +462,6 @@ impl Inner {
                 Outcome::Unreadable => {}
             }
         }
-        let config_changed = !same_contents(&config, &st.meta.config);
         if ch.is_empty() && !dirty && !config_changed {
             // Maps built before `counts` existed get them here, so the next no-op rebuild
             // can skip loading (`precheck.rs`).
@@ -489,6 +499,10 @@ impl Inner {
             progress,
         )?;
         summary.files_resolved = resolved.resolved;
+        if st.model.partial.is_some() {
+            let loaded = st.model.files.iter().flatten().filter(|f| f.loaded).count();
+            tracing::debug!(loaded, files = st.model.files.len(), "partial load");
+        }
         st.meta = meta;
         st.built = true;
         progress(Progress {
@@ -602,6 +616,18 @@ impl Inner {
             }
         }
         if all.is_none() {
+            // A partly loaded model has the users of a name only once they are loaded.
+            let names: Vec<String> = ch
+                .changed_names
+                .iter()
+                .map(|&s| model.names.str(s).to_string())
+                .collect();
+            let stored_users = db.load_users(model, names)?;
+            affected.extend(
+                stored_users
+                    .into_iter()
+                    .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some())),
+            );
             for &sym in &ch.changed_names {
                 if let Some(users) = model.users_by_name.get(sym as usize) {
                     affected.extend(
@@ -625,6 +651,7 @@ impl Inner {
         // A map opened to rebuild only kept mentions encoded: the files about to be
         // re-resolved need theirs (value uses link as references).
         for &f in &order {
+            db::decode_kept_refs(model, f)?;
             db::decode_kept_mentions(model, f)?;
         }
         let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
@@ -634,16 +661,24 @@ impl Inner {
                 done: i as u64 * total / 2,
                 total,
             });
-            let edges: Vec<(Ix, Vec<NewEdge>)> = {
-                let r = Resolver {
-                    model,
-                    modres,
-                    registry: &self.registry,
+            // In a partly loaded model, a pass that read what is not loaded yet runs again
+            // once it is (`partial.rs`): the edges are those of the whole model.
+            let edges: Vec<(Ix, Vec<NewEdge>)> = loop {
+                model.take_demands();
+                let edges = {
+                    let r = Resolver {
+                        model,
+                        modres,
+                        registry: &self.registry,
+                    };
+                    order
+                        .par_iter()
+                        .map(|&f| (f, guarded_resolve_file(&r, f, pass)))
+                        .collect()
                 };
-                order
-                    .par_iter()
-                    .map(|&f| (f, guarded_resolve_file(&r, f, pass)))
-                    .collect()
+                if model.partial.is_none() || !db.load_demands(model)? {
+                    break edges;
+                }
             };
             for (f, es) in edges {
                 model.clear_file_edges(f, |k| pass.owns(k));
@@ -663,18 +698,38 @@ impl Inner {
         );
         let t = Instant::now();
         ch.edges_dirty.extend(order.iter().copied());
-        // External modules nobody imports any more.
-        let orphans: Vec<Ix> = model
-            .node_ixs()
-            .filter(|&n| {
-                // External modules only: a definition of kind module (an inline `mod`)
-                // lives as long as its file.
-                let node = model.n(n);
+        // External modules nobody imports any more. External modules only: a definition
+        // of kind module (an inline `mod`) lives as long as its file.
+        let is_orphan = |model: &Model, n: Ix| {
+            model.slot(n).is_some_and(|node| {
                 node.kind == NodeKind::Module
                     && node.file.is_none()
                     && model.inc[n as usize].is_empty()
             })
-            .collect();
+        };
+        let orphans: Vec<Ix> = if model.partial.is_some() {
+            // Only one that lost its loaded importers, or was made now, can be; and only
+            // if none of the files stored as importing it still does.
+            let mut candidates: Vec<Ix> = ch
+                .externals_before
+                .iter()
+                .chain(&ch.nodes_upserted)
+                .copied()
+                .filter(|&n| is_orphan(model, n))
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let mut orphans = Vec::new();
+            for n in candidates {
+                db.load_incoming(model, -(n as i64))?;
+                if is_orphan(model, n) {
+                    orphans.push(n);
+                }
+            }
+            orphans
+        } else {
+            model.node_ixs().filter(|&n| is_orphan(model, n)).collect()
+        };
         for n in orphans {
             model.remove_node(n);
             ch.nodes_upserted.remove(&n);
@@ -699,6 +754,14 @@ impl Inner {
                 .collect(),
         };
         let tx = db.transaction()?;
+        if all.is_some() {
+            index::write_all(&tx, model)?;
+        } else {
+            if let Some(before) = &ch.names_before {
+                index::update_names(&tx, model, before)?;
+            }
+            index::add_incoming(&tx, model, &ch.edges_dirty)?;
+        }
         write_rows_tx(&tx, model, ch)?;
         for &f in &ch.edges_dirty {
             if model.file(f).is_some() {
@@ -721,6 +784,70 @@ impl Inner {
         tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
         Ok(finished)
     }
+}
+
+/// In a partly loaded model, loads what applying `outcomes` reads — the changed files and
+/// the files stored with edges into them (a definition the change removes takes their
+/// edges along, and they are re-resolved) — or every file (`whole`, or a file added,
+/// newly skipped or newly indexed: what the partial model does not handle). Returns the
+/// external modules loaded files point at before the change.
+fn load_for_change(
+    db: &Db,
+    model: &mut Model,
+    outcomes: &[Outcome],
+    whole: bool,
+) -> Result<Vec<Ix>> {
+    let mut changed = Vec::new();
+    let mut whole = whole;
+    for o in outcomes {
+        if let Outcome::Update(u) = o {
+            let known = model
+                .file_by_path
+                .get(u.path.as_str())
+                .and_then(|&f| Some((f, model.files.get(f as usize)?.as_ref()?)));
+            match known {
+                Some((f, rec))
+                    if rec.skipped.is_none()
+                        && rec.node.is_some()
+                        && matches!(u.content, Content::Facts(_)) =>
+                {
+                    changed.push(f)
+                }
+                _ => whole = true,
+            }
+        }
+    }
+    if whole {
+        db.load_rest(model)?;
+        return Ok(Vec::new());
+    }
+    db.load_files(model, changed.iter().copied())?;
+    for &f in &changed {
+        db::decode_kept_refs(model, f)?;
+    }
+    for o in outcomes {
+        let Outcome::Update(u) = o else { continue };
+        let (Content::Facts(facts), Some(&f)) =
+            (&u.content, model.file_by_path.get(u.path.as_str()))
+        else {
+            continue;
+        };
+        let new: HashSet<String> = apply::def_ids(&u.lang, &u.path, facts)
+            .into_iter()
+            .collect();
+        let removes = model.files[f as usize].as_ref().is_some_and(|r| {
+            r.defs
+                .iter()
+                .any(|&d| model.slot(d).is_some_and(|n| !new.contains(&*n.id)))
+        });
+        if removes {
+            db.load_incoming(model, f as i64)?;
+        }
+    }
+    Ok(model
+        .externals()
+        .filter(|&n| !model.inc[n as usize].is_empty())
+        .collect())
 }
 
 /// Config maps with the same files and contents (a touched config file changes nothing).

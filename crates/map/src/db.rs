@@ -1,10 +1,13 @@
 //! SQLite persistence of the model: schema, versioning, loading and writing changes.
 //!
 //! Tables: `meta` (schema version, generation, build time, the dirty flag, config-file
-//! hashes), `files` (one row per file of a known language, with its nodes — the file node
-//! and its definitions, each with its index — its references, imports, bindings and
-//! resolved outgoing edges as blobs, see `codec.rs`) and `externals` (one row per external
+//! hashes), `files` (one small row per file of a known language: path, figures, hash —
+//! what the no-op check and a partial load read whole), `contents` and `edges` (an indexed
+//! file's nodes — the file node and its definitions, each with its index —, its
+//! references, imports, bindings and resolved outgoing edges as blobs, see `codec.rs`) and `externals` (one row per external
 //! module node). Node indexes are stored, never reassigned: they are stable across edits.
+//! `names`, `reach` and `incoming` index them so that a rebuild can load only the files a
+//! change reaches (`index.rs`, [`Db::load_partial`]).
 //!
 //! Crash safety: every file's rows are written in one transaction (a file is never
 //! half-written); `dirty` is set before the first write of a build and cleared in its last
@@ -18,6 +21,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::error::{MapError, Result};
+use crate::index;
 use crate::model::{
     FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Ref, Target, TypedName,
 };
@@ -38,9 +42,12 @@ CREATE TABLE files(
     hash BLOB NOT NULL,
     skipped TEXT,
     lines INTEGER NOT NULL,
-    had_errors INTEGER NOT NULL,
-    nodes BLOB,
-    facts BLOB
+    had_errors INTEGER NOT NULL
+);
+CREATE TABLE contents(
+    file INTEGER PRIMARY KEY,
+    nodes BLOB NOT NULL,
+    facts BLOB NOT NULL
 );
 CREATE TABLE edges(
     file INTEGER PRIMARY KEY,
@@ -51,6 +58,9 @@ CREATE TABLE externals(
     lang TEXT NOT NULL,
     package TEXT NOT NULL
 );
+CREATE TABLE names(bucket INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE reach(file INTEGER PRIMARY KEY, nodes BLOB NOT NULL);
+CREATE TABLE incoming(owner INTEGER PRIMARY KEY, srcs BLOB NOT NULL);
 ";
 
 /// What `meta` holds.
@@ -263,11 +273,8 @@ impl Db {
         Ok(meta)
     }
 
-    /// Loads the whole model. A decoding failure means a corrupt database. `rebuild_only`:
-    /// mentions stay encoded (`FileRec::mentions_raw`): only answers about uses read them.
-    pub fn load(&self, model: &mut Model, rebuild_only: bool) -> Result<()> {
-        let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
-        // External modules first: import targets refer to them.
+    /// Every external module node (import targets refer to them).
+    pub(crate) fn load_externals(&self, model: &mut Model) -> Result<()> {
         let mut stmt = self
             .conn
             .prepare("SELECT id, lang, package FROM externals")?;
@@ -299,11 +306,20 @@ impl Db {
                 },
             );
         }
-        drop(rows);
+        Ok(())
+    }
+
+    /// Loads the whole model. A decoding failure means a corrupt database. `rebuild_only`:
+    /// mentions stay encoded (`FileRec::mentions_raw`): only answers about uses read them.
+    pub fn load(&self, model: &mut Model, rebuild_only: bool) -> Result<()> {
+        let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
+        // External modules first: import targets refer to them.
+        self.load_externals(model)?;
         let mut stmt = self.conn.prepare(
             "SELECT f.id, f.path, f.lang, f.size, f.mtime, f.hash, f.skipped, f.lines, f.had_errors,
-                    f.nodes, f.facts, e.data
-             FROM files f LEFT JOIN edges e ON e.file = f.id ORDER BY f.id",
+                    c.nodes, c.facts, e.data
+             FROM files f LEFT JOIN contents c ON c.file = f.id LEFT JOIN edges e ON e.file = f.id
+             ORDER BY f.id",
         )?;
         let mut rows = stmt.query([])?;
         let mut edge_blobs = Vec::new();
@@ -402,11 +418,15 @@ pub(crate) fn set_meta(tx: &Transaction, key: &str, value: &str) -> Result<()> {
 
 pub(crate) fn write_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
     let f = model.f(fix);
-    let facts = f.node.map(|_| encode_facts(model, fix));
-    let nodes = f.node.map(|_| encode_nodes(model, fix));
+    if !f.loaded {
+        return Err(MapError::Internal(format!(
+            "file {} was written before it was loaded",
+            f.path
+        )));
+    }
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO files(id, path, lang, size, mtime, hash, skipped, lines, had_errors, nodes, facts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?11, ?10)",
+        "INSERT OR REPLACE INTO files(id, path, lang, size, mtime, hash, skipped, lines, had_errors)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         fix,
@@ -418,9 +438,22 @@ pub(crate) fn write_file_row(tx: &Transaction, model: &Model, fix: Ix) -> Result
         f.skipped.map(SkipReason::as_str),
         f.lines,
         f.had_errors as i64,
-        facts,
-        nodes,
     ])?;
+    if f.node.is_some() {
+        tx.prepare_cached(
+            "INSERT OR REPLACE INTO contents(file, nodes, facts) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![
+            fix,
+            encode_nodes(model, fix),
+            encode_facts(model, fix)
+        ])?;
+        index::write_reach(tx, model, fix)?;
+    } else {
+        tx.prepare_cached("DELETE FROM contents WHERE file = ?1")?
+            .execute(params![fix])?;
+        index::delete_reach(tx, fix)?;
+    }
     Ok(())
 }
 
@@ -436,6 +469,10 @@ pub(crate) fn delete_file_row(tx: &Transaction, fix: Ix) -> Result<()> {
         .execute(params![fix])?;
     tx.prepare_cached("DELETE FROM edges WHERE file = ?1")?
         .execute(params![fix])?;
+    tx.prepare_cached("DELETE FROM contents WHERE file = ?1")?
+        .execute(params![fix])?;
+    index::delete_reach(tx, fix)?;
+    index::delete_incoming(tx, fix as i64)?;
     Ok(())
 }
 
@@ -453,10 +490,17 @@ pub(crate) fn write_node_row(tx: &Transaction, model: &Model, ix: Ix) -> Result<
 pub(crate) fn delete_node_row(tx: &Transaction, ix: Ix) -> Result<()> {
     tx.prepare_cached("DELETE FROM externals WHERE id = ?1")?
         .execute(params![ix])?;
+    index::delete_incoming(tx, -(ix as i64))?;
     Ok(())
 }
 
 pub(crate) fn write_edges(tx: &Transaction, model: &Model, fix: Ix) -> Result<()> {
+    if !model.f(fix).loaded {
+        return Err(MapError::Internal(format!(
+            "the edges of {} were written before they were loaded",
+            model.f(fix).path
+        )));
+    }
     match model.f(fix).node {
         Some(_) => {
             tx.prepare_cached("INSERT OR REPLACE INTO edges(file, data) VALUES (?1, ?2)")?
@@ -524,7 +568,7 @@ fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
     w.buf
 }
 
-fn decode_nodes(
+pub(crate) fn decode_nodes(
     blob: &[u8],
     model: &mut Model,
     fix: Ix,
@@ -556,7 +600,7 @@ fn decode_nodes(
             doc: r.opt_str()?.map(Box::from),
             exported: r.u8()? != 0,
         };
-        if model.node(ix).is_some() || (i == 0) != (kind == NodeKind::File) {
+        if model.slot(ix).is_some() || (i == 0) != (kind == NodeKind::File) {
             return Err(DecodeError);
         }
         model.put_node(ix, node);
@@ -575,6 +619,16 @@ fn decode_nodes(
 fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
     let f = model.f(fix);
     let mut w = Writer::default();
+    if let Some(raw) = &f.refs_raw {
+        w.buf.extend_from_slice(raw);
+    } else {
+        encode_refs(model, fix, &mut w);
+    }
+    encode_facts_after_refs(model, fix, w)
+}
+
+fn encode_refs(model: &Model, fix: Ix, w: &mut Writer) {
+    let f = model.f(fix);
     w.u64(f.refs.len() as u64);
     for r in &f.refs {
         w.u32(r.from);
@@ -585,6 +639,10 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
         w.u32(r.line);
         w.u32(r.col);
     }
+}
+
+fn encode_facts_after_refs(model: &Model, fix: Ix, mut w: Writer) -> Vec<u8> {
+    let f = model.f(fix);
     w.u64(f.imports.len() as u64);
     for i in &f.imports {
         w.str(&i.module);
@@ -636,39 +694,43 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
     w.buf
 }
 
-fn decode_facts(
+pub(crate) fn decode_facts(
     blob: &[u8],
     model: &mut Model,
     rec: &mut FileRec,
     mentions_raw: bool,
 ) -> Result<(), DecodeError> {
+    decode_facts_with(blob, model, rec, mentions_raw, false)
+}
+
+/// [`decode_facts`]; `refs_raw`: the references stay encoded (`FileRec::refs_raw`), for a
+/// file a partly loaded model reads but does not re-resolve.
+pub(crate) fn decode_facts_with(
+    blob: &[u8],
+    model: &mut Model,
+    rec: &mut FileRec,
+    mentions_raw: bool,
+    refs_raw: bool,
+) -> Result<(), DecodeError> {
     let mut r = Reader::new(blob);
-    let n = r.u64()?;
     // Exact sizes (a count is never more than the bytes left): a doubled `Vec` wasted up
     // to half of every file's refs and mentions.
     let exact = |n: u64| n.min(blob.len() as u64) as usize;
-    rec.refs.reserve_exact(exact(n));
-    for _ in 0..n {
-        let from = r.u32()?;
-        let code = r.u8()?;
-        let kind = kind_from(code & !LOCAL_BIT)?;
-        let local = code & LOCAL_BIT != 0;
-        let name = model.names.intern(r.str()?);
-        let qualifier = r.opt_str()?.map(|q| model.names.intern(q));
-        let line = r.u32()?;
-        let col = r.u32()?;
-        if model.node(from).is_none() {
-            return Err(DecodeError);
+    if refs_raw {
+        let start = blob.len() - r.remaining();
+        for _ in 0..r.u64()? {
+            (
+                r.u32()?,
+                r.u8()?,
+                r.str()?,
+                r.opt_str()?,
+                r.u32()?,
+                r.u32()?,
+            );
         }
-        rec.refs.push(Ref {
-            from,
-            kind,
-            name,
-            qualifier,
-            line,
-            col,
-            local,
-        });
+        rec.refs_raw = Some(blob[start..blob.len() - r.remaining()].into());
+    } else {
+        decode_refs(&mut r, model, rec)?;
     }
     let n = r.u64()?;
     rec.imports.reserve_exact(exact(n));
@@ -710,7 +772,7 @@ fn decode_facts(
     rec.bindings.reserve_exact(exact(n));
     for _ in 0..n {
         let scope = r.u32()?;
-        if model.node(scope).is_none() {
+        if model.slot(scope).is_none() {
             return Err(DecodeError);
         }
         rec.bindings.push(TypedName {
@@ -729,6 +791,55 @@ fn decode_facts(
     decode_mentions(&mut r, model, rec)
 }
 
+/// The references part of a facts blob (where `decode_facts` starts).
+fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(), DecodeError> {
+    let n = r.u64()?;
+    rec.refs.reserve_exact(n.min(r.remaining() as u64) as usize);
+    for _ in 0..n {
+        let from = r.u32()?;
+        let code = r.u8()?;
+        let kind = kind_from(code & !LOCAL_BIT)?;
+        let local = code & LOCAL_BIT != 0;
+        let name = model.names.intern(r.str()?);
+        let qualifier = r.opt_str()?.map(|q| model.names.intern(q));
+        let line = r.u32()?;
+        let col = r.u32()?;
+        if model.slot(from).is_none() {
+            return Err(DecodeError);
+        }
+        rec.refs.push(Ref {
+            from,
+            kind,
+            name,
+            qualifier,
+            line,
+            col,
+            local,
+        });
+    }
+    Ok(())
+}
+
+/// Decodes the references a partly loaded model kept encoded, for a file about to be
+/// re-resolved or rewritten, and counts the file as a user of their names.
+pub(crate) fn decode_kept_refs(model: &mut Model, fix: Ix) -> Result<()> {
+    let Some(raw) = model.f_mut(fix).refs_raw.take() else {
+        return Ok(());
+    };
+    let mut rec = std::mem::replace(model.f_mut(fix), FileRec::new(Box::from(""), 0));
+    let mut r = Reader::new(&raw);
+    let decoded = decode_refs(&mut r, model, &mut rec)
+        .and_then(|()| if r.done() { Ok(()) } else { Err(DecodeError) });
+    *model.f_mut(fix) = rec;
+    decoded.map_err(|_| {
+        MapError::Internal(format!("corrupt map database: references of file {fix}"))
+    })?;
+    for sym in model.used_names(fix) {
+        model.add_user(sym, fix);
+    }
+    Ok(())
+}
+
 /// The mentions part of a facts blob (where `decode_facts` stopped), to its end.
 fn decode_mentions(
     r: &mut Reader,
@@ -740,7 +851,7 @@ fn decode_mentions(
         .reserve_exact(n.min(r.remaining() as u64) as usize);
     for _ in 0..n {
         let from = r.u32()?;
-        if model.node(from).is_none() {
+        if model.slot(from).is_none() {
             return Err(DecodeError);
         }
         rec.mentions.push(Mention {
@@ -804,7 +915,8 @@ fn encode_edges(model: &Model, fix: Ix) -> Vec<u8> {
     w.buf
 }
 
-fn decode_edges(blob: &[u8], model: &mut Model) -> Result<(), DecodeError> {
+/// Returns the number of edges.
+pub(crate) fn decode_edges(blob: &[u8], model: &mut Model) -> Result<u64, DecodeError> {
     let mut r = Reader::new(blob);
     let n = r.u64()?;
     for _ in 0..n {
@@ -813,7 +925,12 @@ fn decode_edges(blob: &[u8], model: &mut Model) -> Result<(), DecodeError> {
         let kind = kind_from(r.u8()?)?;
         let conf = conf_from(r.u8()?)?;
         let line = r.u32()?;
-        if model.node(src).is_none() || model.node(dst).is_none() {
+        // A partly loaded model holds edges into files not loaded yet.
+        let dst_known = match &model.partial {
+            Some(_) => (dst as usize) < model.nodes.len(),
+            None => model.slot(dst).is_some(),
+        };
+        if model.slot(src).is_none() || !dst_known {
             return Err(DecodeError);
         }
         let line = if line == 0 { NO_LINE } else { line - 1 };
@@ -822,5 +939,5 @@ fn decode_edges(blob: &[u8], model: &mut Model) -> Result<(), DecodeError> {
     if !r.done() {
         return Err(DecodeError);
     }
-    Ok(())
+    Ok(n)
 }

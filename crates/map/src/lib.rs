@@ -49,7 +49,10 @@
 //!   Every build ends by emptying SQLite's write-ahead log (`Db::checkpoint`): a CLI
 //!   process ends without closing SQLite, and a log left behind is read whole by the next.
 //! - **Opened to rebuild only** ([`MapConfig::rebuild_only`], `navmap rebuild`): what only
-//!   answers read — each file's mentions — stays encoded and is written back unchanged.
+//!   answers read — each file's mentions — stays encoded and is written back unchanged;
+//!   and only the files its change reaches are loaded (`partial.rs`, with the index
+//!   tables of `index.rs`): resolution's reads of what is not loaded are recorded and the
+//!   pass runs again once they are, so the edges are those of the whole model.
 //! - **Resolution** (`resolve.rs`, `infer.rs`): see the module docs for the order of
 //!   rules and what is deliberately left unlinked. Receivers are typed from extraction's
 //!   binding facts (`store: SessionStore`, `s = new SessionStore()`, `self.x = …`) and,
@@ -87,10 +90,12 @@ mod error;
 mod fresh;
 mod frontend;
 mod id;
+mod index;
 mod infer;
 mod mentions;
 mod model;
 mod names;
+mod partial;
 mod precheck;
 mod query;
 mod rank;
@@ -355,12 +360,16 @@ impl Map {
         let mut model = Model::default();
         // Not loaded for a full rebuild: it would be freed only after the new build is
         // made, doubling the peak (`MapConfig::load_previous`).
+        // `navmap rebuild` loads only what its change reaches (`partial.rs`).
         let read = db.read_meta().and_then(|meta| {
-            if config.load_previous {
-                db.load(&mut model, config.rebuild_only).map(|()| meta)
-            } else {
-                Ok(meta)
+            if !config.load_previous {
+                return Ok(meta);
             }
+            if config.rebuild_only && !meta.dirty && db.load_partial(&mut model, meta.counts)? {
+                return Ok(meta);
+            }
+            model = Model::default();
+            db.load(&mut model, config.rebuild_only).map(|()| meta)
         });
         let mut meta = read.as_ref().cloned().unwrap_or_default();
         if let Err(e) = read {
@@ -518,6 +527,22 @@ impl Map {
 
     fn read(&self) -> Result<std::sync::RwLockReadGuard<'_, State>, MapError> {
         self.inner.state.read().map_err(poisoned)
+    }
+
+    /// How many indexed files' contents (nodes, edges, facts) the model holds, of how many:
+    /// a map opened to rebuild only loads what its rebuilds reach (issue 19). For tests
+    /// and the bench.
+    #[doc(hidden)]
+    pub fn files_loaded(&self) -> Result<(usize, usize), MapError> {
+        let st = self.read()?;
+        let m = &st.model;
+        let indexed: Vec<_> = m
+            .files
+            .iter()
+            .flatten()
+            .filter(|f| f.node.is_some())
+            .collect();
+        Ok((indexed.iter().filter(|f| f.loaded).count(), indexed.len()))
     }
 
     pub fn is_built(&self) -> bool {

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasher;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub(crate) use crate::adjacency::Adjacency;
 use crate::types::SkipReason;
@@ -37,6 +37,9 @@ pub(crate) struct Interner {
     /// The symbols, hashed by their names.
     table: hashbrown::HashTable<Sym>,
     hasher: foldhash::fast::FixedState,
+    /// A partly loaded model's demands: a name looked up and not found may be defined in
+    /// a file not loaded yet ([`Partial`]).
+    demands: Option<Arc<Mutex<Demands>>>,
 }
 
 /// The name of `sym` in an interner's parts (apart, so the table can hash while it grows).
@@ -67,7 +70,16 @@ impl Interner {
 
     pub fn get(&self, s: &str) -> Option<Sym> {
         let hash = self.hasher.hash_one(s);
-        self.table.find(hash, |&x| self.str(x) == s).copied()
+        let found = self.table.find(hash, |&x| self.str(x) == s).copied();
+        if found.is_none()
+            && let Some(d) = &self.demands
+        {
+            d.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .interned
+                .insert(s.into());
+        }
+        found
     }
 
     pub fn str(&self, sym: Sym) -> &str {
@@ -224,7 +236,14 @@ pub(crate) struct FileRec {
     /// ([`crate::MapConfig::rebuild_only`]): written back as they are while the file is
     /// unchanged, dropped when it is re-extracted. `mentions` is then empty.
     pub mentions_raw: Option<Box<[u8]>>,
+    /// The file's references as stored, undecoded, in a partly loaded model that reads the
+    /// file without re-resolving it ([`Partial`]): written back as they are. `refs` is then
+    /// empty and the file is not among `users_by_name`.
+    pub refs_raw: Option<Box<[u8]>>,
     pub stale: bool,
+    /// `false` for a file of a partly loaded model ([`Partial`]) whose nodes, edges and
+    /// facts are still in SQLite: only its row's figures and its file node's index are set.
+    pub loaded: bool,
 }
 
 impl FileRec {
@@ -246,7 +265,9 @@ impl FileRec {
             bindings: vec![],
             mentions: vec![],
             mentions_raw: None,
+            refs_raw: None,
             stale: false,
+            loaded: true,
         }
     }
 
@@ -281,6 +302,62 @@ pub(crate) struct Model {
     pub mentioners_by_name: Vec<Vec<Ix>>,
     /// Language ids; `Node::lang` and `FileRec::lang` index this.
     pub langs: Vec<Arc<str>>,
+    /// Set when only some files are loaded (`navmap rebuild`, see [`Partial`]).
+    pub partial: Option<Box<Partial>>,
+}
+
+/// What a read of a partly loaded model found missing: the files to load, the names whose
+/// defining files to load. Recorded by the accessors ([`Model::f`], [`Model::n`],
+/// [`Model::defs_named`], [`Interner::get`]) while resolution runs; a resolution pass that
+/// recorded any is run again once they are loaded (`build.rs`), so that what it reads is
+/// what the whole model holds.
+#[derive(Default, Debug)]
+pub(crate) struct Demands {
+    pub files: HashSet<Ix>,
+    /// Every definition of these names.
+    pub names: HashSet<Box<str>>,
+    /// Every definition of these qualified names.
+    pub qnames: HashSet<Box<str>>,
+    /// Whether any file defines these names.
+    pub defined: HashSet<Box<str>>,
+    /// Names looked up and not interned: interned, so that the lookup goes on (and
+    /// demands what it looks for).
+    pub interned: HashSet<Box<str>>,
+}
+
+impl Demands {
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+            && self.names.is_empty()
+            && self.qnames.is_empty()
+            && self.defined.is_empty()
+            && self.interned.is_empty()
+    }
+}
+
+/// A model of which only the files a rebuild can reach are loaded (issue 19: a one-file
+/// `navmap rebuild` used to decode every file's blobs). Every file has its record (path,
+/// figures, file node index); the others' nodes, edges and facts are loaded on demand
+/// from SQLite with the index tables of `index.rs`.
+#[derive(Default)]
+pub(crate) struct Partial {
+    /// Node index → its file, for the nodes of every file (`reach`); 0 for none.
+    pub node_file: Vec<Ix>,
+    /// Names whose every defining file is loaded: `defs_named` is whole for them.
+    pub complete: HashSet<Sym>,
+    /// Qualified names whose every defining file is loaded.
+    pub complete_qualified: HashSet<Box<str>>,
+    /// The files the name index says define a name (asked by `any_defs_named`).
+    pub defined: FastMap<Box<str>, Vec<Ix>>,
+    pub demands: Arc<Mutex<Demands>>,
+    /// Owners (`index::owner`) whose listed incoming files are loaded.
+    pub incoming_loaded: HashSet<i64>,
+    /// The stored counts of the last build, and what the loaded files held of them when
+    /// they were loaded: the counts now are these plus what the loaded files hold now.
+    pub stored_symbols: u64,
+    pub stored_edges: u64,
+    pub loaded_symbols: u64,
+    pub loaded_edges: u64,
 }
 
 impl Model {
@@ -297,22 +374,96 @@ impl Model {
     }
 
     pub fn node(&self, ix: Ix) -> Option<&Node> {
+        let n = self.slot(ix);
+        if n.is_none() {
+            self.demand_node(ix);
+        }
+        n
+    }
+
+    /// The node at `ix` as the model holds it, recording no demand.
+    pub fn slot(&self, ix: Ix) -> Option<&Node> {
         self.nodes.get(ix as usize).and_then(Option::as_ref)
     }
 
-    /// A live node; panics on a dead index (an internal invariant, never user input).
+    /// A live node; panics on a dead index (an internal invariant, never user input). In a
+    /// partly loaded model, a node not loaded yet is demanded and a placeholder answered:
+    /// the pass that read it runs again.
     pub fn n(&self, ix: Ix) -> &Node {
-        self.nodes[ix as usize]
-            .as_ref()
-            .expect("edge or index to a removed node")
+        match self.nodes.get(ix as usize).and_then(Option::as_ref) {
+            Some(n) => n,
+            None if self.demand_node(ix) => &PLACEHOLDER,
+            None => panic!("edge or index to a removed node"),
+        }
+    }
+
+    /// Records the file of an unloaded node as demanded; `true` when there is one.
+    fn demand_node(&self, ix: Ix) -> bool {
+        let Some(file) = self.partial_file_of(ix) else {
+            return false;
+        };
+        if self
+            .files
+            .get(file as usize)
+            .and_then(Option::as_ref)
+            .is_some_and(|f| f.loaded)
+        {
+            return false;
+        }
+        self.demand_file(file);
+        true
+    }
+
+    fn demand_file(&self, file: Ix) {
+        if let Some(p) = &self.partial {
+            p.demands
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .files
+                .insert(file);
+        }
+    }
+
+    /// The file of node `ix` in a partly loaded model (`reach`), loaded or not.
+    pub fn partial_file_of(&self, ix: Ix) -> Option<Ix> {
+        let p = self.partial.as_ref()?;
+        p.node_file.get(ix as usize).copied().filter(|&f| f != 0)
     }
 
     pub fn file(&self, ix: Ix) -> Option<&FileRec> {
-        self.files.get(ix as usize).and_then(Option::as_ref)
+        let f = self.files.get(ix as usize).and_then(Option::as_ref);
+        if f.is_some_and(|f| !f.loaded) {
+            self.demand_file(ix);
+        }
+        f
     }
 
     pub fn f(&self, ix: Ix) -> &FileRec {
-        self.files[ix as usize].as_ref().expect("removed file")
+        let f = self.files[ix as usize].as_ref().expect("removed file");
+        if !f.loaded {
+            self.demand_file(ix);
+        }
+        f
+    }
+
+    /// Takes what reads of a partly loaded model found missing.
+    pub fn take_demands(&self) -> Demands {
+        match &self.partial {
+            Some(p) => std::mem::take(&mut *p.demands.lock().unwrap_or_else(|e| e.into_inner())),
+            None => Demands::default(),
+        }
+    }
+
+    /// Starts recording demands (a partly loaded model): hands the interner its share.
+    pub fn set_partial(&mut self, partial: Partial) {
+        self.names.demands = Some(partial.demands.clone());
+        self.partial = Some(Box::new(partial));
+    }
+
+    /// Every file is loaded: the model is whole again and records nothing.
+    pub fn set_whole(&mut self) {
+        self.names.demands = None;
+        self.partial = None;
     }
 
     pub fn f_mut(&mut self, ix: Ix) -> &mut FileRec {
@@ -349,6 +500,15 @@ impl Model {
             .enumerate()
             .filter(|(_, n)| n.is_some())
             .map(|(i, _)| i as Ix)
+    }
+
+    /// The external module nodes (no file).
+    pub fn externals(&self) -> impl Iterator<Item = Ix> + '_ {
+        self.nodes.iter().enumerate().filter_map(|(i, n)| {
+            n.as_ref()
+                .filter(|n| n.file.is_none() && n.kind == NodeKind::Module)
+                .map(|_| i as Ix)
+        })
     }
 
     /// Every node of an indexed file: the file node first, then the definitions.
@@ -526,6 +686,112 @@ impl Model {
     }
 
     pub fn defs_named(&self, sym: Sym) -> &[Ix] {
+        if let Some(p) = &self.partial
+            && !p.complete.contains(&sym)
+        {
+            p.demands
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .names
+                .insert(self.names.str(sym).into());
+        }
+        self.by_name
+            .get(sym as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    fn demand(&self, what: impl FnOnce(&mut Demands)) {
+        if let Some(p) = &self.partial {
+            what(&mut p.demands.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+    }
+
+    /// Whether any file defines `sym` (`!defs_named(sym).is_empty()`, without loading the
+    /// defining files of a partly loaded model).
+    pub fn any_defs_named(&self, sym: Sym) -> bool {
+        if let Some(p) = &self.partial
+            && !p.complete.contains(&sym)
+        {
+            let name = self.names.str(sym);
+            // The stored files that define it and are not loaded (a loaded file's
+            // definitions are in `by_name`, as they are now).
+            match p.defined.get(name) {
+                Some(files) => {
+                    if files.iter().any(|&f| {
+                        self.files
+                            .get(f as usize)
+                            .and_then(Option::as_ref)
+                            .is_some_and(|r| !r.loaded)
+                    }) {
+                        return true;
+                    }
+                }
+                None => self.demand(|d| {
+                    d.defined.insert(name.into());
+                }),
+            }
+        }
+        !self.named_loaded(sym).is_empty()
+    }
+
+    /// The definitions named `sym` whose qualified name is `qname` (a partly loaded model
+    /// loads the files defining that qualified name, not every one defining the name).
+    pub fn defs_qualified<'a>(&'a self, sym: Sym, qname: &'a str) -> impl Iterator<Item = Ix> + 'a {
+        if let Some(p) = &self.partial
+            && !p.complete.contains(&sym)
+            && !p.complete_qualified.contains(qname)
+        {
+            self.demand(|d| {
+                d.qnames.insert(qname.into());
+            });
+        }
+        self.named_loaded(sym)
+            .iter()
+            .copied()
+            .filter(move |&d| &*self.n(d).qname == qname)
+    }
+
+    /// The definitions named `sym` in `file`.
+    pub fn defs_named_in_file(&self, sym: Sym, file: Ix) -> impl Iterator<Item = Ix> + '_ {
+        if self
+            .files
+            .get(file as usize)
+            .and_then(Option::as_ref)
+            .is_some_and(|f| !f.loaded)
+        {
+            self.demand_file(file);
+        }
+        self.named_loaded(sym)
+            .iter()
+            .copied()
+            .filter(move |&d| self.n(d).file == Some(file))
+    }
+
+    /// The definitions named `sym` in `files`.
+    pub fn defs_named_in<'a>(
+        &'a self,
+        sym: Sym,
+        files: &'a HashSet<Ix>,
+    ) -> impl Iterator<Item = Ix> + 'a {
+        for &f in files {
+            if self
+                .files
+                .get(f as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|r| !r.loaded)
+            {
+                self.demand_file(f);
+            }
+        }
+        self.named_loaded(sym)
+            .iter()
+            .copied()
+            .filter(move |&d| self.n(d).file.is_some_and(|f| files.contains(&f)))
+    }
+
+    /// `by_name` as loaded.
+    fn named_loaded(&self, sym: Sym) -> &[Ix] {
         self.by_name
             .get(sym as usize)
             .map(Vec::as_slice)
@@ -578,16 +844,45 @@ impl Model {
 
     /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).
     pub fn edge_count(&self) -> usize {
-        self.out.total()
+        let now = self.out.total();
+        match &self.partial {
+            Some(p) => (p.stored_edges + now as u64).saturating_sub(p.loaded_edges) as usize,
+            None => now,
+        }
     }
 
     pub fn symbol_count(&self) -> usize {
-        self.nodes
+        let now = self
+            .nodes
             .iter()
             .filter(|n| n.as_ref().is_some_and(Node::is_def))
-            .count()
+            .count();
+        match &self.partial {
+            Some(p) => (p.stored_symbols + now as u64).saturating_sub(p.loaded_symbols) as usize,
+            None => now,
+        }
     }
 }
+
+/// What [`Model::n`] answers for a node of a partly loaded model not loaded yet (the
+/// read is demanded and its pass run again).
+static PLACEHOLDER: std::sync::LazyLock<Node> = std::sync::LazyLock::new(|| Node {
+    id: Arc::from(""),
+    kind: NodeKind::File,
+    name: 0,
+    qname: Box::from(""),
+    lang: 0,
+    file: None,
+    parent: None,
+    children: vec![],
+    start_line: 0,
+    end_line: 0,
+    name_line: 0,
+    name_col: 0,
+    signature: None,
+    doc: None,
+    exported: false,
+});
 
 /// Type-like kinds: what `extends`/`implements` point at, and what owns members.
 pub(crate) fn is_type_like(kind: NodeKind) -> bool {

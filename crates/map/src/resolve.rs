@@ -297,7 +297,7 @@ impl<'a> Resolver<'a> {
     fn value_edges(&self, cx: &FileCx, file: Ix, out: &mut Vec<NewEdge>) {
         let m = self.model;
         for v in &m.f(file).mentions {
-            if v.kind != MentionKind::Value || m.defs_named(v.name).is_empty() {
+            if v.kind != MentionKind::Value || !m.any_defs_named(v.name) {
                 continue;
             }
             let kind = EdgeKind::References;
@@ -492,13 +492,14 @@ impl<'a> Resolver<'a> {
     fn top_level_in(&self, file: Ix, name: Sym) -> Option<Ix> {
         let m = self.model;
         let name_str = m.names.str(name);
-        m.defs_named_where(name, |node| {
-            node.file == Some(file)
-                && node.kind != NodeKind::Module
-                && ((&*node.qname == name_str && !is_value_member(m, node))
-                    || self.top_level_extension(node))
-        })
-        .min()
+        m.defs_named_in_file(name, file)
+            .filter(|&d| {
+                let node = m.n(d);
+                node.kind != NodeKind::Module
+                    && ((&*node.qname == name_str && !is_value_member(m, node))
+                        || self.top_level_extension(node))
+            })
+            .min()
     }
 
     /// `name` as exported by `files`, following re-exports.
@@ -698,9 +699,10 @@ impl<'a> Resolver<'a> {
             .by_id(m.lang(t.lang))
             .is_some_and(|l| l.manifest.closed_types);
         let apart = m
-            .defs_named_where(name, |node| {
-                &*node.qname == want.as_str()
-                    && node.lang == t.lang
+            .defs_qualified(name, &want)
+            .filter(|&d| {
+                let node = m.n(d);
+                node.lang == t.lang
                     && fits(kind, node.kind)
                     && !(closed
                         && node
@@ -757,13 +759,15 @@ impl<'a> Resolver<'a> {
         let (_, last) = prefix.rsplit_once('.').unwrap_or(("", prefix));
         let sym = m.names.get(last)?;
         let dir = n.file.map(|f| m.f(f).dir());
-        m.defs_named_where(sym, |dn| {
-            is_type_like(dn.kind) && &*dn.qname == prefix && dn.lang == n.lang
-        })
-        .min_by_key(|&d| {
-            let dn = m.n(d);
-            (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
-        })
+        m.defs_qualified(sym, prefix)
+            .filter(|&d| {
+                let dn = m.n(d);
+                is_type_like(dn.kind) && dn.lang == n.lang
+            })
+            .min_by_key(|&d| {
+                let dn = m.n(d);
+                (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
+            })
     }
 
     /// Whether the file's language lets a method name its type's members without a
@@ -933,10 +937,11 @@ impl<'a> Resolver<'a> {
         let name_str = m.names.str(name);
         let dir = parent_dir(cx.path);
         let visible: Vec<Ix> = m
-            .defs_named_where(name, |node| {
+            .defs_qualified(name, name_str)
+            .filter(|&d| {
+                let node = m.n(d);
                 node.lang == cx.lang
                     && node.file != Some(cx.file)
-                    && &*node.qname == name_str
                     && !is_value_member(m, node)
                     && fits(kind, node.kind)
                     && (node.exported || node.file.map(|f| m.f(f).dir()) == Some(dir))
@@ -1706,9 +1711,7 @@ impl<'a> Resolver<'a> {
             .is_some_and(|l| l.manifest.member_candidates);
         let in_reach = |n: Ix| m.n(n).file.is_some_and(|f| reach.contains(&f));
         let mut c: Vec<Ix> = m
-            .defs_named(name)
-            .iter()
-            .copied()
+            .defs_named_in(name, reach)
             .filter(|&n| {
                 let node = m.n(n);
                 let top_level = &*node.qname == name_str;
@@ -1721,9 +1724,7 @@ impl<'a> Resolver<'a> {
             // instance of one of their types (`$checker->validate()` with `$checker` one of
             // two classes): that name's methods there, still only candidates.
             c = m
-                .defs_named(name)
-                .iter()
-                .copied()
+                .defs_named_in(name, reach)
                 .filter(|&n| {
                     let node = m.n(n);
                     in_reach(n)

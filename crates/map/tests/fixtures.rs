@@ -2023,3 +2023,174 @@ fn py_a_call_through_super_reaches_the_base_classs_method() {
         );
     }
 }
+
+/// Builds `files`, applies `edits` to files that exist (the change a one-file `navmap
+/// rebuild` loads part of the map for), rebuilds as `navmap rebuild` opens the map, and
+/// checks the map it leaves — nodes, edges, mentions and the counts it reports — against
+/// a full rebuild. Returns how many files the rebuild loaded, of how many.
+fn partial_rebuild_matches_full(files: &[(&str, &str)], edits: &[(&str, &str)]) -> (usize, usize) {
+    let registry = Arc::new(navmap_grammars::registry());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for (p, text) in files {
+        let abs = root.join(p);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    }
+    let config = |db: &str, rebuild_only: bool| {
+        let mut c = MapConfig::new(&root);
+        c.db_path = Some(root.join(".navmap").join(db));
+        c.derive_eagerly = false;
+        c.rebuild_only = rebuild_only;
+        c
+    };
+    {
+        let (map, _) = Map::open(config("map.db", false), registry.clone()).unwrap();
+        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    }
+    for (p, text) in edits {
+        assert!(root.join(p).is_file(), "{p}: edits change files that exist");
+        std::fs::write(root.join(p), text).unwrap();
+    }
+    let (incremental, _) = Map::open(config("map.db", true), registry.clone()).unwrap();
+    assert_eq!(
+        incremental.files_loaded().unwrap().0,
+        0,
+        "nothing loaded before the rebuild"
+    );
+    let s = incremental
+        .rebuild(RebuildOptions::default(), &|_| {})
+        .unwrap();
+    assert_eq!(s.files_indexed, edits.len() as u64);
+    let loaded = incremental.files_loaded().unwrap();
+    drop(incremental);
+    let (full, _) = Map::open(config("full.db", false), registry.clone()).unwrap();
+    let f = full.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(
+        (s.files, s.symbols, s.edges),
+        (f.files, f.symbols, f.edges),
+        "counts"
+    );
+    let (reopened, _) = Map::open(config("map.db", false), registry).unwrap();
+    let (a, b) = (map_dump(&reopened), map_dump(&full));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x, y, "incremental (left) and full (right) differ");
+    }
+    assert_eq!(a.len(), b.len());
+    loaded
+}
+
+/// Files beside each case of a rebuild that loads part of the map: they must stay unloaded.
+fn with_untouched(case: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {
+    [
+        ("pkg/__init__.py", ""),
+        ("pkg/alone.py", "def alone():\n    return 0\n"),
+        ("pkg/more.py", "def more():\n    return alone()\n"),
+    ]
+    .iter()
+    .chain(case)
+    .copied()
+    .collect()
+}
+
+/// A name newly defined elsewhere: the file that calls it is re-resolved (the users of a
+/// changed name, from the name index), though neither it nor its imports changed.
+#[test]
+fn a_partial_rebuild_re_resolves_the_callers_of_a_name_defined_anew() {
+    let (loaded, total) = partial_rebuild_matches_full(
+        &with_untouched(&[
+            ("pkg/caller.py", "def run():\n    return later()\n"),
+            ("pkg/lib.py", "def helper():\n    return 1\n"),
+        ]),
+        &[(
+            "pkg/lib.py",
+            "def helper():\n    return 1\n\n\ndef later():\n    return 2\n",
+        )],
+    );
+    assert!(loaded < total, "{loaded} of {total} files loaded");
+}
+
+/// A removed definition with an incoming edge from a file that does not name it in a use
+/// or an import (a value read through a module alias): the edge goes with it (the files
+/// stored with edges into the changed file are loaded first).
+#[test]
+fn a_partial_rebuild_drops_the_edges_into_a_removed_definition() {
+    partial_rebuild_matches_full(
+        &with_untouched(&[
+            (
+                "pkg/caller.py",
+                "import pkg.lib as L\n\n\ndef run():\n    return L.doomed\n",
+            ),
+            (
+                "pkg/lib.py",
+                "def helper():\n    return 1\n\n\ndef doomed():\n    return 2\n",
+            ),
+        ]),
+        &[("pkg/lib.py", "def helper():\n    return 1\n")],
+    );
+}
+
+/// A re-export chain: the changed file's import of `thing` leads through the package's
+/// `__init__.py` (its imports, not loaded before) to the file that defines it.
+#[test]
+fn a_partial_rebuild_follows_a_re_export_chain() {
+    partial_rebuild_matches_full(
+        &with_untouched(&[
+            ("deep/__init__.py", "from deep.impl import thing\n"),
+            ("deep/impl.py", "def thing():\n    return 1\n"),
+            (
+                "pkg/user.py",
+                "from deep import thing\n\n\ndef run():\n    return 0\n",
+            ),
+        ]),
+        &[(
+            "pkg/user.py",
+            "from deep import thing\n\n\ndef run():\n    return thing()\n",
+        )],
+    );
+}
+
+/// A base class in another file, and its base in a third: the changed file's
+/// `self.hello()` is found through `extends` edges stored in files it did not change.
+#[test]
+fn a_partial_rebuild_follows_base_classes_in_other_files() {
+    partial_rebuild_matches_full(
+        &with_untouched(&[
+            (
+                "pkg/base.py",
+                "class Base:\n    def hello(self):\n        return 1\n",
+            ),
+            (
+                "pkg/mid.py",
+                "from pkg.base import Base\n\n\nclass Mid(Base):\n    pass\n",
+            ),
+            (
+                "pkg/app.py",
+                "from pkg.mid import Mid\n\n\nclass App(Mid):\n    def run(self):\n        return 0\n",
+            ),
+        ]),
+        &[(
+            "pkg/app.py",
+            "from pkg.mid import Mid\n\n\nclass App(Mid):\n    def run(self):\n        return self.hello()\n",
+        )],
+    );
+}
+
+/// An external module the changed file stops importing: kept while a file not loaded
+/// imports it, dropped with its last importer.
+#[test]
+fn a_partial_rebuild_keeps_an_external_module_another_file_imports() {
+    partial_rebuild_matches_full(
+        &with_untouched(&[
+            (
+                "pkg/one.py",
+                "import numpy\nimport scipy\n\n\ndef f():\n    return numpy.zeros(1)\n",
+            ),
+            (
+                "pkg/two.py",
+                "import numpy\n\n\ndef g():\n    return numpy.ones(1)\n",
+            ),
+        ]),
+        &[("pkg/one.py", "def f():\n    return 0\n")],
+    );
+}

@@ -53,11 +53,10 @@ impl Resolver<'_> {
                 format!("{scope}.{tail}")
             };
             let found: Vec<Ix> = m
-                .defs_named_where(name, |n| {
-                    n.lang == cx.lang
-                        && *n.qname == *want
-                        && !is_value_member(m, n)
-                        && mixes_in(kind, n.kind)
+                .defs_qualified(name, &want)
+                .filter(|&d| {
+                    let n = m.n(d);
+                    n.lang == cx.lang && !is_value_member(m, n) && mixes_in(kind, n.kind)
                 })
                 .collect();
             if !found.is_empty() {
