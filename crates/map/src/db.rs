@@ -718,15 +718,14 @@ pub(crate) fn decode_facts_with(
     let exact = |n: u64| n.min(blob.len() as u64) as usize;
     if refs_raw {
         let start = blob.len() - r.remaining();
+        // Skipped, not interned: the fields of `decode_refs`.
         for _ in 0..r.u64()? {
-            (
-                r.u32()?,
-                r.u8()?,
-                r.str()?,
-                r.opt_str()?,
-                r.u32()?,
-                r.u32()?,
-            );
+            r.u32()?;
+            r.u8()?;
+            r.str()?;
+            r.opt_str()?;
+            r.u32()?;
+            r.u32()?;
         }
         rec.refs_raw = Some(blob[start..blob.len() - r.remaining()].into());
     } else {

@@ -352,10 +352,10 @@ pub(crate) fn add_incoming(tx: &Transaction, model: &Model, files: &HashSet<Ix>)
             }
         }
         for k in keys {
-            if !rows.contains_key(&k) {
-                rows.insert(k, (incoming(tx, k)?, false));
-            }
-            let (srcs, dirty) = rows.get_mut(&k).expect("read");
+            let (srcs, dirty) = match rows.entry(k) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert((incoming(tx, k)?, false)),
+            };
             if srcs.insert(fix) {
                 *dirty = true;
             }
