@@ -235,36 +235,7 @@ pub(crate) fn owner(model: &Model, ix: Ix) -> Option<i64> {
 /// Writes `names` and `incoming` whole from the model (a fresh build).
 pub(crate) fn write_all(tx: &Transaction, model: &Model) -> Result<()> {
     tx.execute_batch("DELETE FROM names; DELETE FROM incoming;")?;
-    let mut buckets: HashMap<u32, Bucket> = HashMap::new();
-    fn entry<'b>(buckets: &'b mut HashMap<u32, Bucket>, name: &str) -> &'b mut NameFiles {
-        buckets
-            .entry(bucket(name))
-            .or_default()
-            .entry(name.to_string())
-            .or_default()
-    }
-    for (sym, defs) in model.by_name.iter().enumerate() {
-        for &d in defs {
-            if let Some(n) = model.slot(d)
-                && let Some(f) = n.file
-            {
-                entry(&mut buckets, model.names.str(sym as Sym))
-                    .defs
-                    .insert(f);
-                entry(&mut buckets, &qualified_key(&n.qname)).defs.insert(f);
-            }
-        }
-    }
-    for (sym, users) in model.users_by_name.iter().enumerate() {
-        if !users.is_empty() {
-            entry(&mut buckets, model.names.str(sym as Sym))
-                .users
-                .extend(users.iter().copied());
-        }
-    }
-    for (b, bucket) in &buckets {
-        write_bucket(tx, *b, bucket)?;
-    }
+    write_all_names(tx, model)?;
     let mut incoming: HashMap<i64, BTreeSet<Ix>> = HashMap::new();
     for dst in 0..model.nodes.len() as Ix {
         let list = &model.inc[dst as usize];
@@ -282,6 +253,69 @@ pub(crate) fn write_all(tx: &Transaction, model: &Model) -> Result<()> {
     }
     for (key, srcs) in &incoming {
         write_incoming(tx, *key, srcs)?;
+    }
+    Ok(())
+}
+
+/// Rows of `names` a fresh build assembles at once: the whole table at once held every
+/// name and qualified name as a string with its file sets (tens of MB at a cold build's
+/// peak); a slice of the rows at a time holds a slice of them.
+const BUCKETS_PER_PASS: u32 = NAME_BUCKETS / 8;
+
+/// Writes every row of `names` from the model, [`BUCKETS_PER_PASS`] rows at a time.
+fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
+    // Each name's and each node's qualified key's row, hashed once for all passes.
+    let name_rows: Vec<u32> = (0..model.by_name.len().max(model.users_by_name.len()))
+        .map(|sym| bucket(model.names.str(sym as Sym)))
+        .collect();
+    let qualified_rows: Vec<Option<u32>> = (0..model.nodes.len() as Ix)
+        .map(|ix| model.slot(ix).map(|n| bucket(&qualified_key(&n.qname))))
+        .collect();
+    let mut lo = 0;
+    while lo < NAME_BUCKETS {
+        let hi = lo + BUCKETS_PER_PASS;
+        let here = |row: u32| (lo..hi).contains(&row);
+        let mut buckets: HashMap<u32, Bucket> = HashMap::new();
+        fn entry(buckets: &mut HashMap<u32, Bucket>, row: u32, key: String) -> &mut NameFiles {
+            buckets.entry(row).or_default().entry(key).or_default()
+        }
+        for (sym, defs) in model.by_name.iter().enumerate() {
+            for &d in defs {
+                let Some(f) = model.slot(d).and_then(|n| n.file) else {
+                    continue;
+                };
+                if here(name_rows[sym]) {
+                    entry(
+                        &mut buckets,
+                        name_rows[sym],
+                        model.names.str(sym as Sym).to_string(),
+                    )
+                    .defs
+                    .insert(f);
+                }
+                if let Some(row) = qualified_rows[d as usize].filter(|&r| here(r)) {
+                    let qname = &model.slot(d).expect("a slot").qname;
+                    entry(&mut buckets, row, qualified_key(qname))
+                        .defs
+                        .insert(f);
+                }
+            }
+        }
+        for (sym, users) in model.users_by_name.iter().enumerate() {
+            if !users.is_empty() && here(name_rows[sym]) {
+                entry(
+                    &mut buckets,
+                    name_rows[sym],
+                    model.names.str(sym as Sym).to_string(),
+                )
+                .users
+                .extend(users.iter().copied());
+            }
+        }
+        for (b, bucket) in &buckets {
+            write_bucket(tx, *b, bucket)?;
+        }
+        lo = hi;
     }
     Ok(())
 }
