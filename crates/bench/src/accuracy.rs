@@ -307,7 +307,14 @@ pub fn read_neighbors(data: &Value, answer: &mut Answer) {
         let Some(f) = g["file"].as_str() else {
             continue;
         };
-        for r in g["rows"].as_array().into_iter().flatten() {
+        // A file's rows, or (mentions in several definitions) each group's.
+        let groups = g["groups"]
+            .as_array()
+            .map_or(vec![g], |gs| gs.iter().collect());
+        for r in groups
+            .iter()
+            .flat_map(|g| g["rows"].as_array().into_iter().flatten())
+        {
             if let Some(line) = r.as_str().and_then(row_line) {
                 answer.unlinked.insert((f.to_string(), line));
             }
@@ -1174,7 +1181,10 @@ mod tests {
                  "confidence": "import"},
                 {"id": "py:a.py#C", "kind": "class", "line": 1, "edge": "contains"}
             ],
-            "unlinked": [{"file": "c.py", "in": "h", "rows": ["12:5 s.refresh()", "14:1"]}]
+            "unlinked": [
+                {"file": "c.py", "in": "h", "rows": ["12:5 s.refresh()", "14:1"]},
+                {"file": "e.py", "groups": [{"in": "k", "rows": ["2:1 f()"]}, {"rows": ["7:3"]}]}
+            ]
         });
         read_neighbors(&page, &mut a);
         let one_file = json!({"file": "py:d.py", "neighbors": [
@@ -1194,6 +1204,7 @@ mod tests {
             ]
         );
         assert!(a.unlinked.contains(&site("c.py", 12)) && a.unlinked.contains(&site("c.py", 14)));
+        assert!(a.unlinked.contains(&site("e.py", 2)) && a.unlinked.contains(&site("e.py", 7)));
     }
 
     #[test]

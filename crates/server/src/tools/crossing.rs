@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
-use navmap_envelope::{ListSpec, Payload};
+use navmap_envelope::Payload;
 use navmap_language::Language;
 use navmap_lsp::confine;
 use navmap_map::MentionSite;
@@ -247,8 +247,6 @@ pub fn add(
         "The language server's answer leaves out {} file(s) where the map sees mentions of the name: listed as unverified.{why}",
         files.len()
     ));
-    let payload = payload
-        .list(ListSpec::new("/unverified/*/rows", KIND).narrowing(narrowing))
-        .list(ListSpec::new("/unverified", KIND).narrowing(narrowing));
+    let payload = unlinked::declare_tier(payload, "/unverified", KIND, narrowing);
     (payload, warnings)
 }

@@ -6,7 +6,9 @@
 //!
 //! Shape, added to `data` only when something is unlinked (a complete answer does not
 //! grow): `unlinked: [{file, in?, rows: ["12:5 s.refresh()"]}]`, `unlinkedTotal: n`,
-//! `complete: false`.
+//! `complete: false`. A file whose mentions sit in several definitions is one group too,
+//! `{file, groups: [{in?, rows}]}`: the file is said once, not once a definition (a
+//! class's twenty methods each calling its base were twenty copies of the path).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -21,11 +23,16 @@ use crate::paths::resolve_under_root;
 /// What the envelope calls the cut items.
 pub const KIND: &str = "unlinked mentions";
 
-/// One group: a file and the enclosing definition.
+/// The mentions in one definition of a file (or outside any).
 struct Group<'a> {
-    file: &'a str,
     enclosing: Option<&'a str>,
     rows: Vec<String>,
+}
+
+/// One file's groups, in rank order.
+struct FileGroups<'a> {
+    file: &'a str,
+    groups: Vec<Group<'a>>,
 }
 
 /// The lines the unlinked mentions are on, by file and 1-based line (each file read once;
@@ -59,21 +66,31 @@ fn read_lines<'a>(
         .collect()
 }
 
-/// The groups in rank order: a group sits where its best mention ranks.
-fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<Group<'a>> {
+/// The files in rank order, each with its definitions in rank order: a file sits where
+/// its best mention ranks, and so does a definition inside it.
+fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<FileGroups<'a>> {
     let lines = read_lines(root, mentions);
-    let mut order: Vec<Group<'a>> = Vec::new();
-    let mut index: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+    let mut order: Vec<FileGroups<'a>> = Vec::new();
+    let mut file_index: HashMap<&str, usize> = HashMap::new();
+    let mut group_index: HashMap<(&str, Option<&str>), usize> = HashMap::new();
     for m in mentions {
-        let key = (m.file.as_str(), m.enclosing.as_deref());
-        let i = *index.entry(key).or_insert_with(|| {
-            order.push(Group {
+        let f = *file_index.entry(m.file.as_str()).or_insert_with(|| {
+            order.push(FileGroups {
                 file: &m.file,
-                enclosing: m.enclosing.as_deref(),
-                rows: Vec::new(),
+                groups: Vec::new(),
             });
             order.len() - 1
         });
+        let groups = &mut order[f].groups;
+        let g = *group_index
+            .entry((m.file.as_str(), m.enclosing.as_deref()))
+            .or_insert_with(|| {
+                groups.push(Group {
+                    enclosing: m.enclosing.as_deref(),
+                    rows: Vec::new(),
+                });
+                groups.len() - 1
+            });
         let text = lines
             .get(m.file.as_str())
             .and_then(|l| l.get(&m.line))
@@ -84,7 +101,7 @@ fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<Group<'a>> {
         } else {
             format!("{}:{} {text}", m.line, m.col)
         };
-        order[i].rows.push(row);
+        groups[g].rows.push(row);
     }
     order
 }
@@ -100,28 +117,51 @@ pub fn add_tier(root: &Path, data: &mut Value, check: &MentionCheck) -> bool {
     true
 }
 
-/// Mention sites as `[{file, in?, rows: ["<line>:<col> <snippet>"]}]`, in their order.
+/// Mention sites as `[{file, in?, rows}]`, a file with mentions in several definitions
+/// as `{file, groups: [{in?, rows}]}`, in their order.
 pub fn rows_json(root: &Path, sites: &[MentionSite]) -> Vec<Value> {
     groups(root, sites)
         .into_iter()
-        .map(|g| {
-            let mut o = json!({"file": g.file});
-            if let Some(e) = g.enclosing {
-                // The ID's part after `#`: the file is already said.
-                let name = e.split_once('#').map(|(_, n)| n).unwrap_or(e);
-                o["in"] = name.into();
+        .map(|fg| {
+            let mut inner: Vec<Value> = fg.groups.into_iter().map(group_json).collect();
+            if inner.len() == 1 {
+                let mut o = json!({"file": fg.file});
+                o.as_object_mut()
+                    .expect("an object")
+                    .append(inner[0].as_object_mut().expect("an object"));
+                o
+            } else {
+                json!({"file": fg.file, "groups": inner})
             }
-            o["rows"] = g.rows.into();
-            o
         })
         .collect()
 }
 
-/// Declares the tier's lists (the groups, and the rows inside each) to the envelope.
+/// `{in?, rows}`: the enclosing definition as the ID's part after `#` (the file is said
+/// by the group that holds it).
+fn group_json(g: Group<'_>) -> Value {
+    let mut o = json!({});
+    if let Some(e) = g.enclosing {
+        let name = e.split_once('#').map(|(_, n)| n).unwrap_or(e);
+        o["in"] = name.into();
+    }
+    o["rows"] = g.rows.into();
+    o
+}
+
+/// Declares the tier's lists (the unlinked tier's, under `/unlinked`) to the envelope.
 pub fn declare(payload: Payload, narrowing: &str) -> Payload {
+    declare_tier(payload, "/unlinked", KIND, narrowing)
+}
+
+/// Declares a mention tier's lists at `path` to the envelope: the rows inside each group,
+/// the groups of a file with several definitions, and the files.
+pub fn declare_tier(payload: Payload, path: &str, kind: &str, narrowing: &str) -> Payload {
     payload
-        .list(ListSpec::new("/unlinked/*/rows", KIND).narrowing(narrowing))
-        .list(ListSpec::new("/unlinked", KIND).narrowing(narrowing))
+        .list(ListSpec::new(format!("{path}/*/groups/*/rows"), kind).narrowing(narrowing))
+        .list(ListSpec::new(format!("{path}/*/groups"), kind).narrowing(narrowing))
+        .list(ListSpec::new(format!("{path}/*/rows"), kind).narrowing(narrowing))
+        .list(ListSpec::new(path, kind).narrowing(narrowing))
 }
 
 /// Whether a list of these edge kinds is about the uses of a symbol (`None` = every kind).
@@ -149,4 +189,85 @@ pub fn for_kinds(mut check: MentionCheck, kinds: Option<&[EdgeKind]>) -> Mention
             .retain(|u| ks.iter().any(|k| mention_kinds(*k).contains(&u.kind)));
     }
     check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navmap_envelope::{Budget, Request, render};
+
+    fn site(file: &str, line: u32, enclosing: Option<&str>) -> MentionSite {
+        MentionSite {
+            file: file.into(),
+            line,
+            col: 5,
+            kind: "call",
+            enclosing: enclosing.map(Into::into),
+        }
+    }
+
+    /// A file's mentions in several definitions name the file once; a file with one
+    /// definition (or none) keeps the flat `{file, in?, rows}`; files rank by their best
+    /// mention and definitions inside a file by theirs.
+    #[test]
+    fn a_file_is_said_once_however_many_definitions_hold_its_mentions() {
+        let sites = [
+            site("h.py", 10, Some("py:h.py#A.__init__")),
+            site("c.py", 3, Some("py:c.py#conf")),
+            site("h.py", 20, Some("py:h.py#B.__init__")),
+            site("h.py", 11, Some("py:h.py#A.__init__")),
+            site("m.py", 1, None),
+        ];
+        let root = Path::new("/nonexistent-root");
+        let got = Value::Array(rows_json(root, &sites));
+        assert_eq!(
+            got,
+            json!([
+                {"file": "h.py", "groups": [
+                    {"in": "A.__init__", "rows": ["10:5", "11:5"]},
+                    {"in": "B.__init__", "rows": ["20:5"]}
+                ]},
+                {"file": "c.py", "in": "conf", "rows": ["3:5"]},
+                {"file": "m.py", "rows": ["1:5"]}
+            ])
+        );
+    }
+
+    /// Both shapes are lists the envelope cuts and accounts for: under a small budget the
+    /// tier is cut, the answer fits, and `dropped` counts mentions.
+    #[test]
+    fn both_shapes_are_cut_to_fit() {
+        let sites: Vec<MentionSite> = (1..=60)
+            .map(|i| {
+                site(
+                    if i % 2 == 0 { "a.py" } else { "b.py" },
+                    i,
+                    Some(&format!("py:a.py#f{}", i % 7)),
+                )
+            })
+            .chain((1..=40).map(|i| site(&format!("f{i}.py"), i, None)))
+            .collect();
+        let mut data = json!({"neighbors": []});
+        data["unlinked"] = Value::Array(rows_json(Path::new("/nonexistent-root"), &sites));
+        data["unlinkedTotal"] = sites.len().into();
+        let payload = declare(Payload::new(data), "Pass edgeKinds to narrow");
+        let out = render(
+            Ok(payload),
+            &Request {
+                budget: Budget::new(300),
+                cursor: None,
+                args_hash: 1,
+            },
+        );
+        assert!(out.tokens <= 300, "{}", out.text);
+        let env: Value = serde_json::from_str(&out.text).unwrap();
+        assert_eq!(env["truncated"], true, "{env}");
+        assert_eq!(env["dropped"]["kind"], KIND, "{env}");
+        assert!(
+            env["data"]["unlinked"]
+                .as_array()
+                .is_some_and(|g| !g.is_empty()),
+            "{env}"
+        );
+    }
 }

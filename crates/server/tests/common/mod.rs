@@ -471,26 +471,39 @@ pub fn write_tree(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// The groups `[{file, in?, rows}]` of a mention tier (`unlinked` or `unverified`,
-/// docs/answers.md "Unlinked mentions") as `(file, in or "", rows)`; empty when absent.
+/// The groups of a mention tier (`unlinked` or `unverified`, docs/answers.md "Unlinked
+/// mentions") as `(file, in or "", rows)`, one a definition (a file's `groups` flattened);
+/// empty when absent.
 pub fn mention_groups(d: &Value, tier: &str) -> Vec<(String, String, Vec<String>)> {
-    d[tier]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|g| {
-            (
-                g["file"].as_str().unwrap().to_string(),
-                g["in"].as_str().unwrap_or("").to_string(),
-                g["rows"]
+    let mut out = Vec::new();
+    for g in d[tier].as_array().into_iter().flatten() {
+        let file = g["file"].as_str().unwrap().to_string();
+        let inner: Vec<&Value> = match g["groups"].as_array() {
+            Some(gs) => gs.iter().collect(),
+            None => vec![g],
+        };
+        for i in inner {
+            out.push((
+                file.clone(),
+                i["in"].as_str().unwrap_or("").to_string(),
+                i["rows"]
                     .as_array()
                     .unwrap()
                     .iter()
                     .map(|r| r.as_str().unwrap().to_string())
                     .collect(),
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    out
+}
+
+/// Whether a mention tier holds a row at `line` of `file`.
+pub fn tier_has_line(d: &Value, tier: &str, file: &str, line: u32) -> bool {
+    let at = format!("{line}:");
+    mention_groups(d, tier)
+        .iter()
+        .any(|(f, _, rows)| f == file && rows.iter().any(|r| r.starts_with(&at)))
 }
 
 /// `(file, in, rows)` of the `unlinked` tier; panics when the answer has none.
