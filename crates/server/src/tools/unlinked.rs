@@ -194,7 +194,7 @@ pub fn for_kinds(mut check: MentionCheck, kinds: Option<&[EdgeKind]>) -> Mention
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navmap_envelope::{Budget, Request, render};
+    use navmap_envelope::{Budget, Cursor, Request, render};
 
     fn site(file: &str, line: u32, enclosing: Option<&str>) -> MentionSite {
         MentionSite {
@@ -269,5 +269,69 @@ mod tests {
                 .is_some_and(|g| !g.is_empty()),
             "{env}"
         );
+    }
+
+    /// Following the cursor pages through every row of both shapes, each once, while the
+    /// files themselves fit (the envelope's nested-list paging, here three levels deep).
+    #[test]
+    fn the_cursor_pages_through_every_row_of_both_shapes() {
+        let mut sites: Vec<MentionSite> = (1..=12)
+            .map(|i| {
+                site(
+                    "h.py",
+                    i,
+                    Some(["py:h.py#A.f", "py:h.py#B.g"][i as usize % 2]),
+                )
+            })
+            .collect();
+        sites.extend((100..=109).map(|i| site("c.py", i, Some("py:c.py#conf"))));
+        let mut data = json!({});
+        data["unlinked"] = Value::Array(rows_json(Path::new("/nonexistent-root"), &sites));
+        let payload = declare(Payload::new(data), "");
+        let mut cursor: Option<Cursor> = None;
+        let mut seen: Vec<(String, String, String)> = Vec::new();
+        let mut pages = 0;
+        for _ in 0..40 {
+            pages += 1;
+            let out = render(
+                Ok(payload.clone()),
+                &Request {
+                    budget: Budget::new(100),
+                    cursor: cursor.as_ref(),
+                    args_hash: 1,
+                },
+            );
+            let env: Value = serde_json::from_str(&out.text).unwrap();
+            let files = env["data"]["unlinked"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            assert_eq!(files.len(), 2, "the files fit: {env}");
+            for f in &files {
+                let groups = f["groups"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_else(|| vec![f.clone()]);
+                for g in groups {
+                    for r in g["rows"].as_array().into_iter().flatten() {
+                        seen.push((
+                            f["file"].to_string(),
+                            g["in"].to_string(),
+                            r.as_str().unwrap().to_string(),
+                        ));
+                    }
+                }
+            }
+            match env.get("cursor") {
+                Some(c) => cursor = Some(Cursor::decode(c.as_str().unwrap()).unwrap()),
+                None => break,
+            }
+        }
+        assert!(pages > 2, "the budget cut the rows: {pages} page(s)");
+        seen.sort();
+        let before = seen.len();
+        seen.dedup();
+        assert_eq!(before, seen.len(), "a row shown twice: {seen:?}");
+        assert_eq!(seen.len(), sites.len(), "{seen:?}");
     }
 }
