@@ -275,7 +275,7 @@ mod tests {
     /// files themselves fit (the envelope's nested-list paging, here three levels deep).
     #[test]
     fn the_cursor_pages_through_every_row_of_both_shapes() {
-        let mut sites: Vec<MentionSite> = (1..=12)
+        let mut sites: Vec<MentionSite> = (1..=40)
             .map(|i| {
                 site(
                     "h.py",
@@ -284,7 +284,7 @@ mod tests {
                 )
             })
             .collect();
-        sites.extend((100..=109).map(|i| site("c.py", i, Some("py:c.py#conf"))));
+        sites.extend((100..=139).map(|i| site("c.py", i, Some("py:c.py#conf"))));
         let mut data = json!({});
         data["unlinked"] = Value::Array(rows_json(Path::new("/nonexistent-root"), &sites));
         let payload = declare(Payload::new(data), "");
@@ -296,7 +296,7 @@ mod tests {
             let out = render(
                 Ok(payload.clone()),
                 &Request {
-                    budget: Budget::new(100),
+                    budget: Budget::new(160),
                     cursor: cursor.as_ref(),
                     args_hash: 1,
                 },
