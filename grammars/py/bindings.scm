@@ -3,20 +3,20 @@
 ; def f(store: SessionStore, s: mod.Store = None)
 (typed_parameter (identifier) @binding.name
   type: (type [(identifier) @binding.type
-               (attribute object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
+               (_ object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
 (typed_default_parameter name: (identifier) @binding.name
   type: (type [(identifier) @binding.type
-               (attribute object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
+               (_ object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
 
 ; x: Store = …   self.x: Store = …
 (assignment left: [(identifier) (attribute)] @binding.name
   type: (type [(identifier) @binding.type
-               (attribute object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
+               (_ object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
 
 ; x = Store(…)   self.x = mod.Store(…)
 (assignment left: [(identifier) (attribute)] @binding.name
-  right: (call function: [(identifier) @binding.type
-                          (attribute object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
+  right: (_ function: [(identifier) @binding.type
+                          (_ object: (_) @binding.qualifier attribute: (identifier) @binding.type)])) @binding
 
 ; Local names (`@local.name`): parameters, local variables, loop variables of a function,
 ; and lambda parameters (`@local.scope`: the lambda). A bare call of one is the local,
@@ -29,7 +29,7 @@
    (list_splat_pattern (identifier) @local.name)
    (dictionary_splat_pattern (identifier) @local.name)])
 (lambda
-  parameters: (lambda_parameters
+  parameters: (_
     [(identifier) @local.name
      (default_parameter name: (identifier) @local.name)])) @local.scope
 (assignment left: [(identifier) @local.name
@@ -37,4 +37,4 @@
                    (tuple_pattern (identifier) @local.name)])
 (for_statement left: [(identifier) @local.name
                       (pattern_list (identifier) @local.name)])
-(as_pattern alias: (as_pattern_target (identifier) @local.name))
+(as_pattern alias: (_ (identifier) @local.name))

@@ -3,9 +3,9 @@
 
 ; Methods: functions directly in a class body (decorated or not).
 (class_definition
-  body: (block
+  body: (_
     [(function_definition name: (identifier) @name body: (_) @body) @definition.method
-     (decorated_definition
+     (_
        definition: (function_definition name: (identifier) @name body: (_) @body) @definition.method)]))
 
 (function_definition name: (identifier) @name body: (_) @body) @definition.function
@@ -15,26 +15,26 @@
 ; Enum members: attributes of a class whose base is an enum type (`class Color(Enum)`,
 ; `enum.IntFlag`) are constants ("the members of Color" is then a kind filter).
 (class_definition
-  superclasses: (argument_list [(identifier) @_base (attribute attribute: (identifier) @_base)])
-  body: (block
-    (expression_statement
+  superclasses: (_ [(identifier) @_base (_ attribute: (identifier) @_base)])
+  body: (_
+    (_
       (assignment left: (identifier) @name) @definition.constant))
   (#match? @_base "^(Enum|IntEnum|StrEnum|Flag|IntFlag|ReprEnum)$"))
 
 ; Class attributes: `x = …` / `x: T = …` directly in a class body.
 (class_definition
-  body: (block
-    (expression_statement
+  body: (_
+    (_
       (assignment left: (identifier) @name) @definition.property)))
 
 ; Module-level names: UPPER_CASE ones are constants, the rest variables.
 (module
-  (expression_statement
+  (_
     (assignment left: (identifier) @name) @definition.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
 (module
-  (expression_statement
+  (_
     (assignment left: (identifier) @name) @definition.variable))
 
 ; Type aliases: `type X = …` (3.12).
@@ -42,9 +42,9 @@
 
 ; Docstrings: the first statement of a body, when it is a string.
 (function_definition
-  body: (block . (expression_statement (string) @doc))) @doc.for
+  body: (_ . (expression_statement (string) @doc))) @doc.for
 (class_definition
-  body: (block . (expression_statement (string) @doc))) @doc.for
+  body: (_ . (expression_statement (string) @doc))) @doc.for
 
 ; Public: no leading underscore (`__init__` and friends are not part of the API surface).
 ([(function_definition name: (identifier) @_n)

@@ -2,28 +2,28 @@
 
 ; Calls: `f(…)`, `obj.attr.f(…)`.
 (call function: (identifier) @name) @reference.call
-(call function: (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.call
+(call function: (_ object: (_) @qualifier attribute: (identifier) @name)) @reference.call
 
 ; Base classes: `class C(Base, mod.Base)`; keyword arguments (metaclass=…) are not bases.
 (class_definition
-  superclasses: (argument_list
+  superclasses: (_
     [(identifier) @name
-     (attribute object: (_) @qualifier attribute: (identifier) @name)] @reference.extends))
+     (_ object: (_) @qualifier attribute: (identifier) @name)] @reference.extends))
 
 ; Decorators.
 (decorator (identifier) @name) @reference.decorator
-(decorator (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.decorator
-(decorator (call function: (identifier) @name)) @reference.decorator
-(decorator (call function: (attribute object: (_) @qualifier attribute: (identifier) @name))) @reference.decorator
+(decorator (_ object: (_) @qualifier attribute: (identifier) @name)) @reference.decorator
+(decorator (_ function: (identifier) @name)) @reference.decorator
+(decorator (_ function: (_ object: (_) @qualifier attribute: (identifier) @name))) @reference.decorator
 
 ; Type annotations, including generics (`Dict[str, Session]`) and forward references ("Session").
 (type (identifier) @name) @reference.type
-(type (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.type
+(type (_ object: (_) @qualifier attribute: (identifier) @name)) @reference.type
 (generic_type (identifier) @name) @reference.type
-(type (subscript value: (identifier) @name)) @reference.type
-(type (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name))) @reference.type
-(type (subscript subscript: (identifier) @name)) @reference.type
-((type (string (string_content) @name)) @reference.type
+(type (_ !name value: (identifier) @name)) @reference.type
+(type (_ !name value: (_ object: (_) @qualifier attribute: (identifier) @name))) @reference.type
+(type (_ subscript: (identifier) @name)) @reference.type
+((type (_ (string_content) @name)) @reference.type
   (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))
 
 ; Mentions: names used as values, which resolution does not link but an answer about the
@@ -38,7 +38,7 @@
 (tuple (identifier) @name) @mention
 (set (identifier) @name) @mention
 (pair value: (identifier) @name) @mention
-((call
+((_
    function: (identifier) @_f
-   arguments: (argument_list . (_) @qualifier . (string (string_content) @name)))
+   arguments: (_ . (_) @qualifier . (_ (string_content) @name)))
   (#any-of? @_f "getattr" "hasattr" "setattr" "delattr")) @mention
