@@ -1,8 +1,8 @@
 ; Python uses of names. Capture conventions: grammars/README.md.
 
 ; Calls: `f(…)`, `obj.attr.f(…)`.
-(call function: (identifier) @name) @reference.call
-(call function: (_ object: (_) @qualifier attribute: (identifier) @name)) @reference.call
+(call function: [(identifier) @name
+                 (_ object: (_) @qualifier attribute: (identifier) @name)]) @reference.call
 
 ; Base classes: `class C(Base, mod.Base)`; keyword arguments (metaclass=…) are not bases.
 (class_definition
@@ -38,7 +38,7 @@
 (tuple (identifier) @name) @mention
 (set (identifier) @name) @mention
 (pair value: (identifier) @name) @mention
-((_
+((call
    function: (identifier) @_f
    arguments: (_ . (_) @qualifier . (_ (string_content) @name)))
   (#any-of? @_f "getattr" "hasattr" "setattr" "delattr")) @mention
