@@ -1,4 +1,10 @@
 ; Python names bound to types. Capture conventions: grammars/README.md.
+;
+; `(_ …)` parents: where a field or the place already says which node it is, the parent is a
+; wildcard (`(_ object: … attribute: …)` is an `attribute`, a class's `body: (_ …)` its
+; `block`): tree-sitter analyses each named parent from every parse state where that node
+; can begin, and this query's named parents were most of a one-file re-index (grammars/README.md,
+; "Compile cost"). Each rewrite matches what the named form matched; the comments say why.
 
 ; def f(store: SessionStore, s: mod.Store = None)
 (typed_parameter (identifier) @binding.name
@@ -28,6 +34,8 @@
    (typed_default_parameter name: (identifier) @local.name)
    (list_splat_pattern (identifier) @local.name)
    (dictionary_splat_pattern (identifier) @local.name)])
+; (A lambda's `parameters:` is `lambda_parameters`, an `alias:` of `as_pattern` its
+; `as_pattern_target`.)
 (lambda
   parameters: (_
     [(identifier) @local.name

@@ -1,6 +1,13 @@
 ; Python uses of names. Capture conventions: grammars/README.md.
+;
+; `(_ …)` parents: where a field or the place already says which node it is, the parent is a
+; wildcard (`(_ object: … attribute: …)` is an `attribute`, a class's `body: (_ …)` its
+; `block`): tree-sitter analyses each named parent from every parse state where that node
+; can begin, and this query's named parents were most of a one-file re-index (grammars/README.md,
+; "Compile cost"). Each rewrite matches what the named form matched; the comments say why.
 
-; Calls: `f(…)`, `obj.attr.f(…)`.
+; Calls: `f(…)`, `obj.attr.f(…)`. `object:`/`attribute:` belong to `attribute` only,
+; `function:`/`arguments:` to `call` only.
 (call function: [(identifier) @name
                  (_ object: (_) @qualifier attribute: (identifier) @name)]) @reference.call
 
@@ -17,6 +24,8 @@
 (decorator (_ function: (_ object: (_) @qualifier attribute: (identifier) @name))) @reference.decorator
 
 ; Type annotations, including generics (`Dict[str, Session]`) and forward references ("Session").
+; In a `type`, `value:` belongs to `subscript` or `named_expression` (`!name` leaves the
+; latter out), `subscript:` to `subscript` only, `string_content` to `string` only.
 (type (identifier) @name) @reference.type
 (type (_ object: (_) @qualifier attribute: (identifier) @name)) @reference.type
 (generic_type (identifier) @name) @reference.type
