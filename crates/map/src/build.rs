@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -161,9 +162,20 @@ impl Inner {
             done: 0,
             total: 0,
         });
-        let walked = walk::walk(&self.root, &self.registry, &scope, &|p| {
-            self.frontend.is_config_file(p)
-        });
+        // The walk the no-op check just made, for the first rebuild of everything (used
+        // once: a later rebuild walks again).
+        let prior = self
+            .prior_walk
+            .lock()
+            .map_err(MapError::internal)?
+            .take()
+            .filter(|_| scope.is_all());
+        let walked = match prior {
+            Some(w) => Arc::unwrap_or_clone(w),
+            None => walk::walk(&self.root, &self.registry, &scope, &|p| {
+                self.frontend.is_config_file(p)
+            }),
+        };
         let seen = walked.files;
         tracing::debug!(
             ms = started.elapsed().as_secs_f64() * 1e3,

@@ -116,6 +116,7 @@ pub use db::IN_MEMORY;
 pub use error::MapError;
 pub use id::{NodeIdParts, parse_node_id};
 pub use navmap_extract::facts::{Confidence, EdgeKind, NodeKind};
+pub use precheck::Precheck;
 pub use types::*;
 
 use crate::build::BuilderState;
@@ -271,6 +272,8 @@ pub(crate) struct Inner {
     pub state: RwLock<State>,
     pub db: Mutex<Db>,
     pub builder: Mutex<BuilderState>,
+    /// [`MapConfig::walked`], until the first rebuild takes it.
+    pub prior_walk: Mutex<Option<Arc<walk::Walked>>>,
     flight: Mutex<FlightSlot>,
 }
 
@@ -391,6 +394,9 @@ impl Map {
         for w in &warnings {
             tracing::warn!("{w}");
         }
+        // A walk of another root (or of this one before it was made canonical) is not this
+        // root's.
+        let prior_walk = config.walked.filter(|w| w.root == root).map(|w| w.walked);
         let inner = Inner {
             root,
             db_path,
@@ -402,6 +408,7 @@ impl Map {
             state: RwLock::new(state),
             db: Mutex::new(db),
             builder: Mutex::new(BuilderState::default()),
+            prior_walk: Mutex::new(prior_walk),
             flight: Mutex::new(FlightSlot::default()),
         };
         Ok((

@@ -16,6 +16,7 @@
 //! map and rebuilds as before. It only reads.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use navmap_language::Registry;
 use rusqlite::{Connection, OpenFlags};
@@ -25,7 +26,7 @@ use crate::build::config_hashes;
 use crate::db::{self, Db, SCHEMA_VERSION};
 use crate::error::MapError;
 use crate::frontend::{Extract, Frontend};
-use crate::types::{MapConfig, RebuildSummary, SkipReason};
+use crate::types::{MapConfig, PriorWalk, RebuildSummary, SkipReason};
 use crate::walk::{self, Scope};
 
 /// A file as the last build recorded it.
@@ -49,6 +50,12 @@ impl Map {
         config: &MapConfig,
         registry: &Registry,
     ) -> Result<Option<RebuildSummary>, MapError> {
+        Self::precheck(config, registry).map(|p| p.unchanged)
+    }
+
+    /// [`Map::unchanged_since_build`], and the walk it made (when it got that far): a
+    /// rebuild opened next with it in [`MapConfig::walked`] does not walk the root again.
+    pub fn precheck(config: &MapConfig, registry: &Registry) -> Result<Precheck, MapError> {
         let started = std::time::Instant::now();
         let root = &config.root;
         let db_path = config
@@ -56,91 +63,120 @@ impl Map {
             .clone()
             .unwrap_or_else(|| root.join(".navmap").join("map.db"));
         if db_path.as_os_str() == db::IN_MEMORY || !db_path.is_file() {
-            return Ok(None);
+            return Ok(Precheck::default());
         }
         if db::our_schema_version(&db_path).ok().flatten() != Some(SCHEMA_VERSION) {
-            return Ok(None);
+            return Ok(Precheck::default());
         }
         let Ok(conn) = Connection::open_with_flags(&db_path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         else {
-            return Ok(None);
+            return Ok(Precheck::default());
         };
         let db = Db {
             conn,
             path: db_path,
         };
         let Ok(meta) = db.read_meta() else {
-            return Ok(None);
+            return Ok(Precheck::default());
         };
         let Some((symbols, edges)) = meta.counts else {
-            return Ok(None);
+            return Ok(Precheck::default());
         };
         if meta.dirty || meta.generation == 0 || meta.built_at.is_none() {
-            return Ok(None);
+            return Ok(Precheck::default());
         }
         let Ok(recorded) = recorded_files(&db.conn) else {
-            return Ok(None);
+            return Ok(Precheck::default());
         };
 
         let frontend = Extract::new(registry);
         let walked = walk::walk(root, registry, &Scope::new(None)?, &|p| {
             frontend.is_config_file(p)
         });
-        if walked.files.len() != recorded.len() {
-            return Ok(None);
-        }
-        // A file the last build saw within two seconds of its write has mtime 0 (a write in
-        // the same tick would not move the mtime): a rebuild re-reads it and compares its
-        // hash, and so does this check, for a few such files (a tool that writes and then
-        // re-indexes at once would otherwise load the whole map for nothing).
-        let mut racy = Vec::new();
-        for s in &walked.files {
-            let Some(r) = recorded.get(s.path.as_str()) else {
-                return Ok(None);
-            };
-            if r.size != s.size {
-                return Ok(None);
-            }
-            if r.mtime == 0 && r.skipped.is_none() {
-                racy.push((s, r));
-            } else if r.mtime == 0 || r.mtime != s.mtime {
-                return Ok(None);
-            }
-        }
-        if racy.len() > MAX_RACY_HASHED {
-            return Ok(None);
-        }
-        for (s, r) in racy {
-            let Ok(bytes) = std::fs::read(&s.abs) else {
-                return Ok(None);
-            };
-            if bytes.len() as u64 != r.size || *blake3::hash(&bytes).as_bytes() != r.hash {
-                return Ok(None);
-            }
-        }
-        let configs = config_hashes(root, config.max_file_bytes, &walked.configs, &meta.config);
-        if configs != meta.config {
-            return Ok(None);
-        }
-
-        let mut files_skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
-        for r in recorded.values() {
-            if let Some(why) = r.skipped {
-                *files_skipped.entry(why).or_insert(0) += 1;
-            }
-        }
-        let skipped: u64 = files_skipped.values().sum();
-        Ok(Some(RebuildSummary {
-            files_scanned: walked.files.len() as u64,
-            files: recorded.len() as u64 - skipped,
-            files_skipped,
-            symbols,
-            edges,
-            generation: meta.generation,
-            duration_ms: started.elapsed().as_millis() as u64,
-            ..Default::default()
-        }))
+        let unchanged = compare(config, &walked, &recorded, &meta, symbols, edges, started);
+        Ok(Precheck {
+            unchanged,
+            walk: Some(PriorWalk {
+                root: root.clone(),
+                walked: Arc::new(walked),
+            }),
+        })
     }
+}
+
+/// What [`Map::precheck`] found: the summary of a rebuild with nothing to do (`None`: there
+/// may be something to do), and the walk of the root it made, if it made one.
+#[derive(Debug, Default)]
+pub struct Precheck {
+    pub unchanged: Option<RebuildSummary>,
+    pub walk: Option<PriorWalk>,
+}
+
+/// The walk against the last build's records: the summary when nothing differs.
+fn compare(
+    config: &MapConfig,
+    walked: &walk::Walked,
+    recorded: &HashMap<String, Recorded>,
+    meta: &db::Meta,
+    symbols: u64,
+    edges: u64,
+    started: std::time::Instant,
+) -> Option<RebuildSummary> {
+    let root = &config.root;
+    if walked.files.len() != recorded.len() {
+        return None;
+    }
+    // A file the last build saw within two seconds of its write has mtime 0 (a write in
+    // the same tick would not move the mtime): a rebuild re-reads it and compares its
+    // hash, and so does this check, for a few such files (a tool that writes and then
+    // re-indexes at once would otherwise load the whole map for nothing).
+    let mut racy = Vec::new();
+    for s in &walked.files {
+        let Some(r) = recorded.get(s.path.as_str()) else {
+            return None;
+        };
+        if r.size != s.size {
+            return None;
+        }
+        if r.mtime == 0 && r.skipped.is_none() {
+            racy.push((s, r));
+        } else if r.mtime == 0 || r.mtime != s.mtime {
+            return None;
+        }
+    }
+    if racy.len() > MAX_RACY_HASHED {
+        return None;
+    }
+    for (s, r) in racy {
+        let Ok(bytes) = std::fs::read(&s.abs) else {
+            return None;
+        };
+        if bytes.len() as u64 != r.size || *blake3::hash(&bytes).as_bytes() != r.hash {
+            return None;
+        }
+    }
+    let configs = config_hashes(root, config.max_file_bytes, &walked.configs, &meta.config);
+    if configs != meta.config {
+        return None;
+    }
+
+    let mut files_skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
+    for r in recorded.values() {
+        if let Some(why) = r.skipped {
+            *files_skipped.entry(why).or_insert(0) += 1;
+        }
+    }
+    let skipped: u64 = files_skipped.values().sum();
+    Some(RebuildSummary {
+        files_scanned: walked.files.len() as u64,
+        files: recorded.len() as u64 - skipped,
+        files_skipped,
+        symbols,
+        edges,
+        generation: meta.generation,
+        duration_ms: started.elapsed().as_millis() as u64,
+        ..Default::default()
+    })
 }
 
 /// Every file row's path, size, mtime and skip reason; an unknown skip reason is an error
@@ -271,6 +307,51 @@ mod tests {
             change(dir.path());
             assert!(check(&config).is_none(), "{what}: not seen");
         }
+    }
+
+    /// `navmap rebuild` walks the root once: the rebuild opened after the no-op check reads
+    /// the check's walk. A file written between the two is not seen by that rebuild (it
+    /// did not walk again) and is by the next one (the walk is used once).
+    #[test]
+    fn a_rebuild_opened_with_the_checks_walk_does_not_walk_again() {
+        let (dir, mut config, first) = built(FILES);
+        write_old(
+            dir.path(),
+            &[("app/b.py", "def helper():\n    return 22\n")],
+        );
+        let pre = Map::precheck(&config, &navmap_grammars::registry()).unwrap();
+        assert!(pre.unchanged.is_none(), "an edited file");
+        config.walked = Some(pre.walk.expect("the check walked"));
+        write_old(dir.path(), &[("app/c.py", "def c():\n    pass\n")]);
+        let (map, _) = Map::open(config.clone(), Arc::new(navmap_grammars::registry())).unwrap();
+        let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(
+            (s.files_scanned, s.files_indexed),
+            (first.files_scanned, 1),
+            "the check's walk: the edit, not the new file"
+        );
+        let again = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(
+            (again.files_scanned, again.files_indexed),
+            (first.files_scanned + 1, 1),
+            "walked again: the new file"
+        );
+
+        // A walk of another root is not used.
+        let (other, other_config, _) = built(FILES);
+        let mut config = MapConfig::new(dir.path().canonicalize().unwrap());
+        config.walked = Map::precheck(&other_config, &navmap_grammars::registry())
+            .unwrap()
+            .walk;
+        assert!(config.walked.is_some());
+        write_old(dir.path(), &[("app/d.py", "def d():\n    pass\n")]);
+        let (map, _) = Map::open(config, Arc::new(navmap_grammars::registry())).unwrap();
+        let s = map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert_eq!(
+            (s.files_scanned, s.files_indexed),
+            (first.files_scanned + 2, 1)
+        );
+        drop(other);
     }
 
     /// A CLI process ends without closing SQLite: the write-ahead log must already be

@@ -27,6 +27,29 @@ pub struct MapConfig {
     /// encoded as stored, so a small rebuild decodes less; those two then answer an
     /// internal error. Default `false`.
     pub rebuild_only: bool,
+    /// A walk of the whole root made just before opening ([`crate::Map::precheck`], the
+    /// no-op check of `navmap rebuild`): the first rebuild of everything uses it instead
+    /// of walking the root again (the walk's `statx` and directory reads were a tenth of
+    /// a one-file re-index, paid twice). Used once, and only for the root it was made
+    /// of. Default `None`.
+    pub walked: Option<PriorWalk>,
+}
+
+/// The files a walk of the root found (opaque: handed from [`crate::Map::precheck`] to
+/// [`MapConfig::walked`]).
+#[derive(Clone)]
+pub struct PriorWalk {
+    pub(crate) root: PathBuf,
+    pub(crate) walked: std::sync::Arc<crate::walk::Walked>,
+}
+
+impl std::fmt::Debug for PriorWalk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorWalk")
+            .field("root", &self.root)
+            .field("files", &self.walked.files.len())
+            .finish()
+    }
 }
 
 impl MapConfig {
@@ -40,6 +63,7 @@ impl MapConfig {
             derive_eagerly: true,
             load_previous: true,
             rebuild_only: false,
+            walked: None,
         }
     }
 }

@@ -28,6 +28,7 @@ pub(crate) const ALWAYS_SKIPPED_DIRS: [&str; 7] = [
 ];
 
 /// A file of a known language found on disk.
+#[derive(Clone)]
 pub(crate) struct Seen {
     pub path: String,
     /// The absolute path to read.
@@ -107,6 +108,7 @@ pub(crate) fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
 }
 
 /// What a walk found.
+#[derive(Clone)]
 pub(crate) struct Walked {
     /// Files of a known language, by path.
     pub files: Vec<Seen>,

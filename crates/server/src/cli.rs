@@ -140,8 +140,16 @@ impl RootArgs {
     }
 
     /// [`RootArgs::context`] for `rebuild`: the map is opened to rebuild only.
-    pub(crate) fn rebuild_context(&self) -> Result<Arc<ServerContext>, ExitCode> {
-        self.open(ServerContext::for_rebuild)
+    /// With the walk of the no-op check ([`RootArgs::precheck`]), if it made one.
+    pub(crate) fn rebuild_context(
+        &self,
+        walked: Option<navmap_map::PriorWalk>,
+    ) -> Result<Arc<ServerContext>, ExitCode> {
+        Self::opened(ServerContext::for_rebuild_walked(
+            &self.root_path(),
+            self.db.clone(),
+            walked,
+        ))
     }
 
     /// [`RootArgs::context`] for `rebuild --full`: the previous build is not loaded.
@@ -149,9 +157,9 @@ impl RootArgs {
         self.open(ServerContext::for_full_rebuild)
     }
 
-    /// [`ServerContext::unchanged_map`] for this root and `--db`.
-    pub(crate) fn unchanged_map(&self) -> Option<navmap_map::RebuildSummary> {
-        ServerContext::unchanged_map(&self.root_path(), self.db.clone())
+    /// [`ServerContext::precheck`] for this root and `--db`.
+    pub(crate) fn precheck(&self) -> navmap_map::Precheck {
+        ServerContext::precheck(&self.root_path(), self.db.clone())
     }
 
     /// `--root`, or the working directory.
@@ -171,12 +179,16 @@ impl RootArgs {
         &self,
         make: fn(&std::path::Path, Option<PathBuf>) -> Result<ServerContext, crate::ContextError>,
     ) -> Result<Arc<ServerContext>, ExitCode> {
-        make(&self.root_path(), self.db.clone())
-            .map(Arc::new)
-            .map_err(|e| {
-                eprintln!("navmap: {e}");
-                ExitCode::from(2)
-            })
+        Self::opened(make(&self.root_path(), self.db.clone()))
+    }
+
+    fn opened(
+        made: Result<ServerContext, crate::ContextError>,
+    ) -> Result<Arc<ServerContext>, ExitCode> {
+        made.map(Arc::new).map_err(|e| {
+            eprintln!("navmap: {e}");
+            ExitCode::from(2)
+        })
     }
 }
 

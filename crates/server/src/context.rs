@@ -141,11 +141,22 @@ impl ServerContext {
     /// [`ServerContext::new`] for `navmap rebuild`: the map is opened to rebuild only
     /// (`navmap_map::MapConfig::rebuild_only`: what only answers read stays encoded).
     pub fn for_rebuild(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
-        ServerContext::open(
+        ServerContext::for_rebuild_walked(root, db, None)
+    }
+
+    /// [`ServerContext::for_rebuild`] with the walk of the root the no-op check just made
+    /// ([`ServerContext::precheck`]): the rebuild does not walk the root again.
+    pub(crate) fn for_rebuild_walked(
+        root: &Path,
+        db: Option<PathBuf>,
+        walked: Option<navmap_map::PriorWalk>,
+    ) -> Result<Self, ContextError> {
+        ServerContext::open_walked(
             root,
             db_or_env(db),
             navmap_grammars::registry(),
             Purpose::Rebuild,
+            walked,
         )
     }
 
@@ -171,22 +182,19 @@ impl ServerContext {
     }
 
     /// The summary of `navmap rebuild` when the map on disk can tell, without being
-    /// loaded, that nothing changed ([`navmap_map::Map::unchanged_since_build`]); `None`
+    /// loaded, that nothing changed ([`navmap_map::Map::precheck`]; `unchanged: None`
     /// when there may be work, or the root or map folder has a problem that opening the
-    /// context reports.
-    pub(crate) fn unchanged_map(
-        root: &Path,
-        db: Option<PathBuf>,
-    ) -> Option<navmap_map::RebuildSummary> {
-        let (root, db_path, explicit) = map_location(root, db_or_env(db)).ok()?;
+    /// context reports), and the walk of the root it made, for the rebuild.
+    pub(crate) fn precheck(root: &Path, db: Option<PathBuf>) -> navmap_map::Precheck {
+        let Ok((root, db_path, explicit)) = map_location(root, db_or_env(db)) else {
+            return Default::default();
+        };
         if !explicit && crate::map_folder::check(&root).is_err() {
-            return None;
+            return Default::default();
         }
         let mut config = navmap_map::MapConfig::new(&root);
         config.db_path = Some(db_path);
-        navmap_map::Map::unchanged_since_build(&config, &navmap_grammars::registry())
-            .ok()
-            .flatten()
+        navmap_map::Map::precheck(&config, &navmap_grammars::registry()).unwrap_or_default()
     }
 
     fn open(
@@ -194,6 +202,16 @@ impl ServerContext {
         db: Option<PathBuf>,
         languages: Registry,
         purpose: Purpose,
+    ) -> Result<Self, ContextError> {
+        ServerContext::open_walked(root, db, languages, purpose, None)
+    }
+
+    fn open_walked(
+        root: &Path,
+        db: Option<PathBuf>,
+        languages: Registry,
+        purpose: Purpose,
+        walked: Option<navmap_map::PriorWalk>,
     ) -> Result<Self, ContextError> {
         // `serve` keeps a refused map in memory rather than exiting (the agent would have
         // nothing); commands exit 2.
@@ -222,6 +240,7 @@ impl ServerContext {
             map_config.derive_eagerly = purpose == Purpose::Serve;
             map_config.load_previous = purpose != Purpose::FullRebuild;
             map_config.rebuild_only = purpose == Purpose::Rebuild;
+            map_config.walked = walked.clone();
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

@@ -18,17 +18,19 @@ use crate::stdout::outln;
 
 pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, ExitCode> {
     // Nothing changed: said from SQLite without loading the map (issue 19's no-op re-index).
-    if !full && let Some(summary) = root.unchanged_map() {
-        outln!(
-            "{}, up to date",
-            summary_line(&crate::tools::map_rebuild::summary_json(&summary))
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
+    // Otherwise the rebuild reads the walk that check made rather than walking again.
     let ctx = if full {
         root.full_rebuild_context()?
     } else {
-        root.rebuild_context()?
+        let pre = root.precheck();
+        if let Some(summary) = pre.unchanged {
+            outln!(
+                "{}, up to date",
+                summary_line(&crate::tools::map_rebuild::summary_json(&summary))
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        root.rebuild_context(pre.walk)?
     };
     let bar = ProgressBar::new(100);
     bar.set_style(
