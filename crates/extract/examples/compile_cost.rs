@@ -6,7 +6,6 @@
 
 use tree_sitter::Query;
 
-
 /// On-CPU time of this thread, in milliseconds (`CLOCK_THREAD_CPUTIME_ID`: exact, unlike
 /// `/proc/thread-self/schedstat`, which counts in scheduler ticks here).
 fn cpu_ms() -> f64 {
@@ -100,7 +99,9 @@ fn main() {
             }
             let query = Query::new(grammar, &merged).expect("compiles");
             let count = query.pattern_count();
-            let starts: Vec<usize> = (0..count).map(|i| query.start_byte_for_pattern(i)).collect();
+            let starts: Vec<usize> = (0..count)
+                .map(|i| query.start_byte_for_pattern(i))
+                .collect();
             let mut rows = Vec::new();
             for i in 0..count {
                 let end = starts.get(i + 1).copied().unwrap_or(merged.len());

@@ -33,7 +33,8 @@ fn main() {
     let dir = Path::new(&args[1]);
     // The same language under another id: the query cache is keyed by id and grammar.
     let manifest = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../grammars/{}/language.toml", args[0])),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../grammars/{}/language.toml", args[0])),
     )
     .expect("manifest");
     let other_id = format!("{}-rewritten", args[0]);
@@ -61,8 +62,11 @@ fn main() {
         .map(|(n, g)| (n.as_str(), g.clone()))
         .collect();
     let rewritten = navmap_language::language(&manifest, grammars, &queries);
-    for e in navmap_extract::check_queries(&rewritten) {
-        eprintln!("query error: {e}");
+    let errors = navmap_extract::check_queries(&rewritten);
+    if !errors.is_empty() {
+        for e in errors {
+            eprintln!("query error: {e}");
+        }
         std::process::exit(2);
     }
     let mut all = Vec::new();

@@ -178,7 +178,13 @@ fn reflective_names_bindings_and_locals_come_through_their_wildcard_parents() {
     let mut bindings: Vec<(String, String, Option<String>)> = f
         .bindings
         .iter()
-        .map(|b| (b.name.clone(), b.type_name.clone(), b.type_qualifier.clone()))
+        .map(|b| {
+            (
+                b.name.clone(),
+                b.type_name.clone(),
+                b.type_qualifier.clone(),
+            )
+        })
         .collect();
     bindings.sort();
     assert_eq!(

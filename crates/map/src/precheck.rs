@@ -132,9 +132,7 @@ fn compare(
     // re-indexes at once would otherwise load the whole map for nothing).
     let mut racy = Vec::new();
     for s in &walked.files {
-        let Some(r) = recorded.get(s.path.as_str()) else {
-            return None;
-        };
+        let r = recorded.get(s.path.as_str())?;
         if r.size != s.size {
             return None;
         }
@@ -148,9 +146,7 @@ fn compare(
         return None;
     }
     for (s, r) in racy {
-        let Ok(bytes) = std::fs::read(&s.abs) else {
-            return None;
-        };
+        let bytes = std::fs::read(&s.abs).ok()?;
         if bytes.len() as u64 != r.size || *blake3::hash(&bytes).as_bytes() != r.hash {
             return None;
         }
