@@ -147,6 +147,17 @@ pub(crate) fn touch_file(model: &mut Model, fix: Ix, size: u64, mtime: i64, ch: 
 /// The node IDs of a file's definitions, in facts order (a qualified name defined twice
 /// is numbered).
 pub(crate) fn def_ids(lang_id: &str, path: &str, facts: &FileFacts) -> Vec<String> {
+    facts
+        .defs
+        .iter()
+        .zip(def_dups(facts))
+        .map(|(d, dup)| id::symbol_id(lang_id, path, &d.qualified_name, dup))
+        .collect()
+}
+
+/// The duplicate numbers of a file's definitions, in facts order: 1 for the first of a
+/// qualified name, then 2, 3… (the `~n` of their IDs).
+pub(crate) fn def_dups(facts: &FileFacts) -> Vec<u32> {
     let mut dup_count: HashMap<&str, u32> = HashMap::new();
     facts
         .defs
@@ -154,7 +165,7 @@ pub(crate) fn def_ids(lang_id: &str, path: &str, facts: &FileFacts) -> Vec<Strin
         .map(|d| {
             let dup = dup_count.entry(d.qualified_name.as_str()).or_insert(0);
             *dup += 1;
-            id::symbol_id(lang_id, path, &d.qualified_name, *dup)
+            *dup
         })
         .collect()
 }
@@ -212,13 +223,14 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         None => {
             let ix = model.next_node_ix();
             let name = model.names.intern(basename(&u.path));
+            let qname = model.texts.intern(&u.path);
             model.put_node(
                 ix,
                 Node {
-                    id: id::file_id(&lang_id, &u.path).into(),
                     kind: NodeKind::File,
                     name,
-                    qname: u.path.clone().into_boxed_str(),
+                    qname,
+                    dup: 1,
                     lang,
                     file: Some(fix),
                     parent: None,
@@ -244,15 +256,19 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
 
     // Definitions: match by node ID.
     let old_defs = std::mem::take(&mut model.f_mut(fix).defs);
-    let mut old_by_id: HashMap<std::sync::Arc<str>, Ix> = old_defs
-        .iter()
-        .map(|&ix| (model.n(ix).id.clone(), ix))
-        .collect();
+    let mut old_by_id: HashMap<String, Ix> =
+        old_defs.iter().map(|&ix| (model.node_id(ix), ix)).collect();
     let mut new_defs = Vec::with_capacity(facts.defs.len());
-    for (d, node_id) in facts.defs.iter().zip(def_ids(&lang_id, &u.path, &facts)) {
+    let dups = def_dups(&facts);
+    for ((d, node_id), dup) in facts
+        .defs
+        .iter()
+        .zip(def_ids(&lang_id, &u.path, &facts))
+        .zip(dups)
+    {
         let name = model.names.intern(&d.name);
-        let signature = d.signature.as_deref().map(Box::from);
-        let doc = d.doc.as_deref().map(Box::from);
+        let signature = d.signature.as_deref().map(|s| model.texts.intern(s));
+        let doc = d.doc.as_deref().map(|s| model.texts.intern(s));
         let ix = match old_by_id.remove(node_id.as_str()) {
             Some(ix) => {
                 let old = model.n(ix);
@@ -287,13 +303,14 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             }
             None => {
                 let ix = model.next_node_ix();
+                let qname = model.texts.intern(&d.qualified_name);
                 model.put_node(
                     ix,
                     Node {
-                        id: node_id.into(),
                         kind: d.kind,
                         name,
-                        qname: d.qualified_name.clone().into_boxed_str(),
+                        qname,
+                        dup,
                         lang,
                         file: Some(fix),
                         parent: None,

@@ -850,7 +850,7 @@ fn load_for_change(
         let removes = model.files[f as usize].as_ref().is_some_and(|r| {
             r.defs
                 .iter()
-                .any(|&d| model.slot(d).is_some_and(|n| !new.contains(&*n.id)))
+                .any(|&d| model.slot(d).is_some() && !new.contains(&model.node_id(d)))
         });
         if removes {
             db.load_incoming(model, f as i64)?;
@@ -973,8 +973,8 @@ fn guarded_resolve_file(r: &Resolver, f: Ix, pass: Pass) -> Vec<NewEdge> {
 
 /// The node of an external module, created on first use.
 fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix {
-    let id = id::external_id(model.lang(lang), package);
-    if let Some(&ix) = model.node_by_id.get(id.as_str()) {
+    let qname = model.texts.intern(package);
+    if let Some(&ix) = model.externals_by_name.get(&(lang, qname)) {
         return ix;
     }
     let ix = model.next_node_ix();
@@ -982,10 +982,10 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
     model.put_node(
         ix,
         Node {
-            id: id.into(),
             kind: NodeKind::Module,
             name,
-            qname: package.into(),
+            qname,
+            dup: 1,
             lang,
             file: None,
             parent: None,

@@ -29,7 +29,7 @@ impl State {
             line: line + 1,
             col: col + 1,
             kind,
-            enclosing: Some(n.id.to_string()),
+            enclosing: Some(m.node_id(node)),
         };
         let calls = f
             .refs

@@ -287,13 +287,14 @@ impl Db {
             let package: String = r.get(2)?;
             let lang_ix = model.lang_ix(&lang);
             let name = model.names.intern(&package);
+            let qname = model.texts.intern(&package);
             model.put_node(
                 ix,
                 Node {
-                    id: crate::id::external_id(&lang, &package).into(),
                     kind: NodeKind::Module,
                     name,
-                    qname: package.into_boxed_str(),
+                    qname,
+                    dup: 1,
                     lang: lang_ix,
                     file: None,
                     parent: None,
@@ -485,7 +486,7 @@ pub(crate) fn write_node_row(tx: &Transaction, model: &Model, ix: Ix) -> Result<
         return Ok(());
     }
     tx.prepare_cached("INSERT OR REPLACE INTO externals(id, lang, package) VALUES (?1, ?2, ?3)")?
-        .execute(params![ix, model.lang(n.lang), &*n.qname])?;
+        .execute(params![ix, model.lang(n.lang), model.qname(n)])?;
     Ok(())
 }
 
@@ -555,16 +556,16 @@ fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
         let n = model.n(ix);
         w.u32(ix);
         w.u8(kind_index(n.kind));
-        w.str(&n.id);
+        w.str(&model.node_id(ix));
         w.str(model.names.str(n.name));
-        w.str(&n.qname);
+        w.str(model.qname(n));
         w.u32(n.parent.map(|p| p + 1).unwrap_or(0));
         w.u32(n.start_line);
         w.u32(n.end_line);
         w.u32(n.name_line);
         w.u32(n.name_col);
-        w.opt_str(n.signature.as_deref());
-        w.opt_str(n.doc.as_deref());
+        w.opt_str(model.signature(n));
+        w.opt_str(model.doc(n));
         w.u8(n.exported as u8);
     }
     w.buf
@@ -581,15 +582,24 @@ pub(crate) fn decode_nodes(
     for i in 0..n {
         let ix = r.u32()?;
         let kind = *NodeKind::ALL.get(r.u8()? as usize).ok_or(DecodeError)?;
-        let id: std::sync::Arc<str> = r.str()?.into();
+        let id = r.str()?;
         let name = model.names.intern(r.str()?);
-        let qname: Box<str> = r.str()?.into();
+        let qname_text = r.str()?;
+        let qname = model.texts.intern(qname_text);
+        // The ID is derived again from the rest: only its duplicate number is read.
+        let dup = match id.strip_suffix(qname_text) {
+            Some(head) if head.ends_with(['#', ':']) => 1,
+            _ => id
+                .rsplit_once('~')
+                .and_then(|(_, n)| n.parse().ok())
+                .ok_or(DecodeError)?,
+        };
         let parent = r.u32()?.checked_sub(1);
         let node = Node {
-            id,
             kind,
             name,
             qname,
+            dup,
             lang: rec.lang,
             file: Some(fix),
             parent,
@@ -598,8 +608,8 @@ pub(crate) fn decode_nodes(
             end_line: r.u32()?,
             name_line: r.u32()?,
             name_col: r.u32()?,
-            signature: r.opt_str()?.map(Box::from),
-            doc: r.opt_str()?.map(Box::from),
+            signature: r.opt_str()?.map(|s| model.texts.intern(s)),
+            doc: r.opt_str()?.map(|s| model.texts.intern(s)),
             exported: r.u8()? != 0,
         };
         if model.slot(ix).is_some() || (i == 0) != (kind == NodeKind::File) {

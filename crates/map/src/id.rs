@@ -115,10 +115,12 @@ pub(crate) fn symbol_id(lang: &str, path: &str, qualified_name: &str, dup: u32) 
     }
 }
 
+#[cfg(test)]
 pub(crate) fn file_id(lang: &str, path: &str) -> String {
     format!("{lang}:{path}")
 }
 
+#[cfg(test)]
 pub(crate) fn external_id(lang: &str, package: &str) -> String {
     format!("{lang}:ext:{package}")
 }

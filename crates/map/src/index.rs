@@ -139,7 +139,7 @@ pub(crate) fn file_names(model: &Model, fix: Ix) -> FileNames {
     FileNames {
         defs: named.iter().map(|n| n.name).collect(),
         users: model.used_names(fix),
-        qualified: named.iter().map(|n| n.qname.clone()).collect(),
+        qualified: named.iter().map(|n| model.qname(n).into()).collect(),
     }
 }
 
@@ -269,7 +269,11 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
         .map(|sym| bucket(model.names.str(sym as Sym)))
         .collect();
     let qualified_rows: Vec<Option<u32>> = (0..model.nodes.len() as Ix)
-        .map(|ix| model.slot(ix).map(|n| bucket(&qualified_key(&n.qname))))
+        .map(|ix| {
+            model
+                .slot(ix)
+                .map(|n| bucket(&qualified_key(model.qname(n))))
+        })
         .collect();
     let mut lo = 0;
     while lo < NAME_BUCKETS {
@@ -294,7 +298,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
                     .insert(f);
                 }
                 if let Some(row) = qualified_rows[d as usize].filter(|&r| here(r)) {
-                    let qname = &model.slot(d).expect("a slot").qname;
+                    let qname = model.qname(model.slot(d).expect("a slot"));
                     entry(&mut buckets, row, qualified_key(qname))
                         .defs
                         .insert(f);

@@ -29,8 +29,10 @@
 //!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
 //!   hundreds of thousands. Node indexes are stored and stable.
 //! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned (one
-//!   string of every name, a hash table of symbols), a node ID is one shared string (the
-//!   node's and `node_by_id`'s), blobs are decoded from SQLite's row without a copy, the
+//!   string of every name, a hash table of symbols), a node's texts (qualified name,
+//!   signature, doc) likewise, a node ID is not kept but derived from the node's file,
+//!   qualified name and duplicate number (and found through them), blobs are decoded from
+//!   SQLite's row without a copy, the
 //!   edges are compressed sparse rows (`adjacency.rs`: one array per direction, an overlay
 //!   for the lists a rebuild edits), and the tables and lists are sized exactly after a
 //!   load.

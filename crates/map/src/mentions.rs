@@ -114,7 +114,7 @@ impl State {
                     kind: o.kind,
                     // The node the map's edges start at: a definition or an inline module
                     // (`mod tests { m!(…); }`), the file only at file level.
-                    enclosing: (from.kind != NodeKind::File).then(|| from.id.to_string()),
+                    enclosing: (from.kind != NodeKind::File).then(|| m.node_id(o.from)),
                 };
                 if linked {
                     out.linked += 1;

@@ -96,15 +96,24 @@ impl Interner {
     }
 }
 
+/// A node. Its ID (contract §1) is not kept: it is `<lang>:<path>#<qname>[~dup]` from the
+/// node's language, its file's path, its qualified name and its duplicate number
+/// ([`Model::node_id`]), and a node is found by its ID through its file
+/// ([`Model::find_id`]). Its texts (qualified name, signature, doc) are symbols of
+/// [`Model::texts`] (issue 19: an ID, a qualified name, a signature and a doc per node,
+/// each an allocation, and the ID again as `node_by_id`'s key, were a quarter of `serve`'s
+/// heap).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
-    /// Shared with [`Model::node_by_id`]'s key (one copy of each ID).
-    pub id: Arc<str>,
     pub kind: NodeKind,
-    pub name: Sym,
-    pub qname: Box<str>,
+    pub exported: bool,
     /// Language index into [`Model::langs`].
     pub lang: u16,
+    pub name: Sym,
+    /// In [`Model::texts`]; a file node's is its path, an external module's its package.
+    pub qname: Sym,
+    /// The `~n` of the ID: 1 for the first definition of its qualified name in its file.
+    pub dup: u32,
     /// `None` for external modules.
     pub file: Option<Ix>,
     /// The container (`contains` edge source): the file node, or the enclosing definition,
@@ -115,9 +124,10 @@ pub(crate) struct Node {
     pub end_line: u32,
     pub name_line: u32,
     pub name_col: u32,
-    pub signature: Option<Box<str>>,
-    pub doc: Option<Box<str>>,
-    pub exported: bool,
+    /// In [`Model::texts`].
+    pub signature: Option<Sym>,
+    /// In [`Model::texts`].
+    pub doc: Option<Sym>,
 }
 
 impl Node {
@@ -287,12 +297,16 @@ pub(crate) struct Model {
     pub files: Vec<Option<FileRec>>,
     pub file_by_path: FastMap<Box<str>, Ix>,
     pub nodes: Vec<Option<Node>>,
-    pub node_by_id: FastMap<Arc<str>, Ix>,
+    /// External module nodes by (language, package): they have no file to be found by.
+    pub externals_by_name: FastMap<(u16, Sym), Ix>,
     /// Outgoing edges by source node (`Edge::other` is the target).
     pub out: Adjacency,
     /// Incoming edges by target node (`Edge::other` is the source).
     pub inc: Adjacency,
     pub names: Interner,
+    /// The nodes' qualified names, signatures and docs, each text once (kept apart from
+    /// `names`: a name lookup must not find a signature).
+    pub texts: Interner,
     /// Name → definition nodes with that name.
     pub by_name: Vec<Vec<Ix>>,
     /// Name → files that use it (in a reference or an import).
@@ -517,6 +531,136 @@ impl Model {
         f.node.into_iter().chain(f.defs.iter().copied()).collect()
     }
 
+    // ---- texts and IDs ---------------------------------------------------------------
+
+    /// A text of [`Model::texts`]; `""` for [`EMPTY_TEXT`].
+    pub fn text(&self, sym: Sym) -> &str {
+        match sym {
+            EMPTY_TEXT => "",
+            s => self.texts.str(s),
+        }
+    }
+
+    pub fn qname(&self, n: &Node) -> &str {
+        self.text(n.qname)
+    }
+
+    pub fn signature(&self, n: &Node) -> Option<&str> {
+        n.signature.map(|s| self.text(s))
+    }
+
+    pub fn doc(&self, n: &Node) -> Option<&str> {
+        n.doc.map(|s| self.text(s))
+    }
+
+    /// The pieces of a node's ID, which concatenated are the ID: `<lang>:<path>` for a
+    /// file node, `<lang>:<path>#<qname>[~<dup>]` for a definition, `<lang>:ext:<package>`
+    /// for an external module (`id.rs`).
+    fn id_pieces<'a>(&'a self, n: &'a Node, dup: &'a mut itoa_buf::Buf) -> [&'a str; 7] {
+        let lang = self.lang(n.lang);
+        let qname = self.qname(n);
+        let path = |f: Ix| self.rec(f).map(|r| &*r.path).unwrap_or("");
+        match n.file {
+            None => [lang, ":", "ext:", qname, "", "", ""],
+            Some(f) if n.kind == NodeKind::File => [lang, ":", path(f), "", "", "", ""],
+            Some(f) => {
+                let (tilde, digits) = match n.dup {
+                    0 | 1 => ("", ""),
+                    d => ("~", dup.format(d)),
+                };
+                [lang, ":", path(f), "#", qname, tilde, digits]
+            }
+        }
+    }
+
+    /// A file's record as the model holds it, recording no demand.
+    fn rec(&self, ix: Ix) -> Option<&FileRec> {
+        self.files.get(ix as usize).and_then(Option::as_ref)
+    }
+
+    /// A node's ID (contract §1).
+    pub fn node_id(&self, ix: Ix) -> String {
+        let mut buf = itoa_buf::Buf::default();
+        self.id_pieces(self.n(ix), &mut buf).concat()
+    }
+
+    /// The order of two nodes' IDs, without writing them.
+    pub fn cmp_ids(&self, a: Ix, b: Ix) -> std::cmp::Ordering {
+        let (mut x, mut y) = (itoa_buf::Buf::default(), itoa_buf::Buf::default());
+        let pa = self.id_pieces(self.n(a), &mut x);
+        let pb = self.id_pieces(self.n(b), &mut y);
+        pa.iter()
+            .flat_map(|p| p.bytes())
+            .cmp(pb.iter().flat_map(|p| p.bytes()))
+    }
+
+    /// Whether `id` is the ID of the node at `ix`.
+    fn id_is(&self, ix: Ix, id: &str) -> bool {
+        let mut buf = itoa_buf::Buf::default();
+        let mut rest = id;
+        for p in self.id_pieces(self.n(ix), &mut buf) {
+            match rest.strip_prefix(p) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// The node whose ID is exactly `id`, found through its file (or, for an external
+    /// module, its package): IDs are not kept ([`Node`]).
+    pub fn find_id(&self, id: &str) -> Option<Ix> {
+        let (lang, rest) = id.split_once(':')?;
+        let lang = self.langs.iter().position(|l| &**l == lang)? as u16;
+        let mut found = None;
+        if let Some(package) = rest.strip_prefix("ext:")
+            && let Some(sym) = self.texts.get(package)
+            && let Some(&ix) = self.externals_by_name.get(&(lang, sym))
+        {
+            found = Some(ix);
+        }
+        // A path may hold `#` and a qualified name `~`: every split is tried, and a node
+        // is answered only when its ID is `id`.
+        let file_node = |path: &str| self.rec(*self.file_by_path.get(path)?)?.node;
+        if found.is_none()
+            && let Some(ix) = file_node(rest)
+        {
+            found = Some(ix);
+        }
+        if found.is_none() {
+            for (hash, _) in rest.match_indices('#') {
+                let (path, symbol) = (&rest[..hash], &rest[hash + 1..]);
+                let Some(&fix) = self.file_by_path.get(path) else {
+                    continue;
+                };
+                let Some(f) = self.rec(fix) else { continue };
+                let mut wanted = vec![(symbol, 1)];
+                if let Some((q, n)) = symbol.rsplit_once('~')
+                    && let Ok(n) = n.parse::<u32>()
+                    && n >= 2
+                {
+                    wanted.push((q, n));
+                }
+                for (qname, dup) in wanted {
+                    let Some(sym) = self.texts.get(qname) else {
+                        continue;
+                    };
+                    found = f.defs.iter().copied().find(|&d| {
+                        self.slot(d)
+                            .is_some_and(|n| n.qname == sym && n.dup.max(1) == dup)
+                    });
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
+            }
+        }
+        found.filter(|&ix| self.slot(ix).is_some_and(|n| n.lang == lang) && self.id_is(ix, id))
+    }
+
     // ---- mutation -------------------------------------------------------------------
 
     pub fn put_file(&mut self, ix: Ix, rec: FileRec) {
@@ -534,7 +678,9 @@ impl Model {
         if self.nodes.len() <= i {
             self.nodes.resize_with(i + 1, || None);
         }
-        self.node_by_id.insert(node.id.clone(), ix);
+        if node.file.is_none() {
+            self.externals_by_name.insert((node.lang, node.qname), ix);
+        }
         if node.is_named() {
             let s = node.name as usize;
             if self.by_name.len() <= s {
@@ -551,7 +697,9 @@ impl Model {
         let Some(node) = self.nodes[ix as usize].take() else {
             return vec![];
         };
-        self.node_by_id.remove(&node.id);
+        if node.file.is_none() {
+            self.externals_by_name.remove(&(node.lang, node.qname));
+        }
         if node.is_named()
             && let Some(list) = self.by_name.get_mut(node.name as usize)
         {
@@ -749,7 +897,7 @@ impl Model {
         self.named_loaded(sym)
             .iter()
             .copied()
-            .filter(move |&d| &*self.n(d).qname == qname)
+            .filter(move |&d| self.qname(self.n(d)) == qname)
     }
 
     /// The definitions named `sym` in `file`.
@@ -819,6 +967,8 @@ impl Model {
         self.inc.freeze();
         self.files.shrink_to_fit();
         self.names.shrink_to_fit();
+        self.texts.shrink_to_fit();
+        self.externals_by_name.shrink_to_fit();
         self.by_name.shrink_to_fit();
         self.users_by_name.shrink_to_fit();
         self.mentioners_by_name.shrink_to_fit();
@@ -864,13 +1014,34 @@ impl Model {
     }
 }
 
+/// Writes a duplicate number without allocating.
+mod itoa_buf {
+    #[derive(Default)]
+    pub struct Buf([u8; 10]);
+
+    impl Buf {
+        pub fn format(&mut self, mut n: u32) -> &str {
+            let mut i = self.0.len();
+            loop {
+                i -= 1;
+                self.0[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            std::str::from_utf8(&self.0[i..]).unwrap_or("")
+        }
+    }
+}
+
 /// What [`Model::n`] answers for a node of a partly loaded model not loaded yet (the
 /// read is demanded and its pass run again).
 static PLACEHOLDER: std::sync::LazyLock<Node> = std::sync::LazyLock::new(|| Node {
-    id: Arc::from(""),
     kind: NodeKind::File,
     name: 0,
-    qname: Box::from(""),
+    qname: EMPTY_TEXT,
+    dup: 1,
     lang: 0,
     file: None,
     parent: None,
@@ -883,6 +1054,9 @@ static PLACEHOLDER: std::sync::LazyLock<Node> = std::sync::LazyLock::new(|| Node
     doc: None,
     exported: false,
 });
+
+/// No text: what [`Model::text`] reads as `""` (a placeholder's qualified name).
+pub(crate) const EMPTY_TEXT: Sym = Sym::MAX;
 
 /// Type-like kinds: what `extends`/`implements` point at, and what owns members.
 pub(crate) fn is_type_like(kind: NodeKind) -> bool {

@@ -68,11 +68,11 @@ impl State {
         q: &str,
     ) -> std::result::Result<(Vec<Ix>, Vec<String>), String> {
         let m = &self.model;
-        if let Some(&ix) = m.node_by_id.get(q) {
+        if let Some(ix) = m.find_id(q) {
             return Ok((vec![ix], vec![]));
         }
         let q = self.without_lang(q);
-        if let Some(&ix) = m.node_by_id.get(q) {
+        if let Some(ix) = m.find_id(q) {
             return Ok((vec![ix], vec![]));
         }
         if let Some((left, right)) = q.split_once('#') {
@@ -176,8 +176,8 @@ impl State {
         let by_id: Vec<Ix> = files
             .iter()
             .filter_map(|&f| {
-                let id = m.n(m.f(f).node?).id.to_string();
-                m.node_by_id.get(format!("{id}#{qname}").as_str()).copied()
+                let id = m.node_id(m.f(f).node?);
+                m.find_id(&format!("{id}#{qname}"))
             })
             .collect();
         if !by_id.is_empty() {
@@ -186,13 +186,13 @@ impl State {
         let lower = qname.replace("::", ".").to_lowercase();
         let tail = format!(".{lower}");
         let same: Vec<Ix> = defs()
-            .filter(|&d| m.n(d).qname.to_lowercase() == lower)
+            .filter(|&d| m.qname(m.n(d)).to_lowercase() == lower)
             .collect();
         if !same.is_empty() {
             return same;
         }
         defs()
-            .filter(|&d| m.n(d).qname.to_lowercase().ends_with(&tail))
+            .filter(|&d| m.qname(m.n(d)).to_lowercase().ends_with(&tail))
             .collect()
     }
 
@@ -270,7 +270,7 @@ impl State {
     /// A file node's stem (`api` of `src/api.py`); `None` for other nodes.
     fn stem_of(&self, ix: Ix) -> Option<&str> {
         let n = self.model.n(ix);
-        (n.kind == crate::NodeKind::File).then(|| stem(&n.qname))
+        (n.kind == crate::NodeKind::File).then(|| stem(self.model.qname(n)))
     }
 
     /// Every word a qualifier may name: the root's name, directories and file stems,
@@ -312,7 +312,7 @@ impl State {
                 );
                 if n.kind != crate::NodeKind::File {
                     path.push(stem(p).to_lowercase());
-                    let parts: Vec<&str> = n.qname.split('.').collect();
+                    let parts: Vec<&str> = m.qname(n).split('.').collect();
                     defs = parts[..parts.len().saturating_sub(1)]
                         .iter()
                         .map(|s| s.to_lowercase())
@@ -321,7 +321,7 @@ impl State {
             }
             None => {
                 // An external module: its package parts.
-                let parts: Vec<&str> = n.qname.split(['.', '/']).collect();
+                let parts: Vec<&str> = m.qname(n).split(['.', '/']).collect();
                 path = parts[..parts.len().saturating_sub(1)]
                     .iter()
                     .map(|s| s.to_lowercase())
@@ -401,7 +401,7 @@ impl State {
         out.into_iter()
             .filter(|ix| seen.insert(*ix))
             .take(NEAREST)
-            .map(|ix| m.n(ix).id.to_string())
+            .map(|ix| m.node_id(ix))
             .collect()
     }
 }

@@ -36,7 +36,7 @@ impl State {
     }
 
     pub(crate) fn lookup(&self, id: &str) -> Result<Ix> {
-        if let Some(&ix) = self.model.node_by_id.get(id) {
+        if let Some(ix) = self.model.find_id(id) {
             return Ok(ix);
         }
         parse_node_id(id)?;
@@ -49,16 +49,16 @@ impl State {
         let file = n.file.map(|f| m.f(f));
         let is_def = n.is_def();
         NodeView {
-            id: n.id.to_string(),
+            id: m.node_id(ix),
             kind: n.kind,
             name: m.names.str(n.name).to_string(),
             file: file.map(|f| f.path.to_string()),
             line: file.map(|_| n.name_line + 1),
             end_line: file.map(|_| n.end_line + 1),
             col: (file.is_some() && is_def).then_some(n.name_col + 1),
-            qualified_name: n.qname.to_string(),
-            signature: n.signature.as_deref().map(str::to_string),
-            doc: n.doc.as_deref().map(str::to_string),
+            qualified_name: m.qname(n).to_string(),
+            signature: m.signature(n).map(str::to_string),
+            doc: m.doc(n).map(str::to_string),
             exported: n.exported,
             score: (self.score(ix) as f64 * 1000.0).round() / 1000.0,
             cluster: n
@@ -238,7 +238,7 @@ impl State {
         found.sort_by(|a, b| {
             (a.0, a.1)
                 .cmp(&(b.0, b.1))
-                .then_with(|| m.n(a.2).id.cmp(&m.n(b.2).id))
+                .then_with(|| m.cmp_ids(a.2, b.2))
         });
         found.retain(|f| wanted(f.2));
         let total = found.len()
@@ -255,7 +255,7 @@ impl State {
                     edge,
                     direction,
                     depth,
-                    via: m.n(via).id.to_string(),
+                    via: m.node_id(via),
                     resolved: confidence != Confidence::Candidate,
                     confidence,
                     // The line is in the file of the edge's source.
@@ -422,7 +422,11 @@ impl State {
                 .iter()
                 .flat_map(|&f| m.f(f).defs.iter().copied())
                 .collect();
-            defs.sort_by_key(|&d| (ordered_score(self.score(d)), m.n(d).id.clone()));
+            defs.sort_by(|&a, &b| {
+                ordered_score(self.score(a))
+                    .cmp(&ordered_score(self.score(b)))
+                    .then_with(|| m.cmp_ids(a, b))
+            });
             defs.truncate(hubs);
             clusters.push(ClusterView {
                 id: c.id,
@@ -522,8 +526,7 @@ impl State {
             }
         }
         let order = |a: &(f64, Ix, MatchKind), b: &(f64, Ix, MatchKind)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| m.n(a.1).id.cmp(&m.n(b.1).id))
+            b.0.total_cmp(&a.0).then_with(|| m.cmp_ids(a.1, b.1))
         };
         let total = hits.len();
         if hits.len() > limit {

@@ -496,7 +496,7 @@ impl<'a> Resolver<'a> {
             .filter(|&d| {
                 let node = m.n(d);
                 node.kind != NodeKind::Module
-                    && ((&*node.qname == name_str && !is_value_member(m, node))
+                    && ((m.qname(node) == name_str && !is_value_member(m, node))
                         || self.top_level_extension(node))
             })
             .min()
@@ -692,7 +692,7 @@ impl<'a> Resolver<'a> {
         // its prefix. Where types are declared whole (`closed_types`), one declared
         // inside another type of the same name (`BaseTest.assertRaises` in another
         // module's `class BaseTest`) is that type's, never this one's.
-        let want = format!("{}.{}", t.qname, m.names.str(name));
+        let want = format!("{}.{}", m.qname(t), m.names.str(name));
         let tdir = t.file.map(|f| m.f(f).dir()).unwrap_or("");
         let closed = self
             .registry
@@ -755,7 +755,7 @@ impl<'a> Resolver<'a> {
         }
         // A method declared apart from its type in another file (Go receivers).
         let n = m.n(from);
-        let (prefix, _) = n.qname.rsplit_once('.')?;
+        let (prefix, _) = m.qname(n).rsplit_once('.')?;
         let (_, last) = prefix.rsplit_once('.').unwrap_or(("", prefix));
         let sym = m.names.get(last)?;
         let dir = n.file.map(|f| m.f(f).dir());
@@ -804,7 +804,7 @@ impl<'a> Resolver<'a> {
                     let cn = m.n(c);
                     cn.name == name
                         && fits(kind, cn.kind)
-                        && (!is_file || &*cn.qname == name_str)
+                        && (!is_file || m.qname(cn) == name_str)
                         && (implicit || !is_value_member(m, cn))
                 });
                 if let Some(c) = hit {
@@ -964,7 +964,7 @@ impl<'a> Resolver<'a> {
                 node.file != Some(cx.file),
                 parent_dir(path) != dir,
                 usize::MAX - common_prefix_segments(path, cx.path),
-                node.id.clone(),
+                m.node_id(n),
             )
         });
         c.truncate(MAX_CANDIDATES);
@@ -1355,7 +1355,7 @@ impl<'a> Resolver<'a> {
                 None => Outcome::Drop,
             };
         }
-        let Some(sig) = node.signature.as_deref() else {
+        let Some(sig) = m.signature(node) else {
             return Outcome::Drop;
         };
         let Some(ty) = infer::declared_type(sig, own_name) else {
@@ -1480,7 +1480,7 @@ impl<'a> Resolver<'a> {
             [recv, field] if self.is_receiver(cx.file, recv) => {
                 let t = self.enclosing_type(from)?;
                 let p = self.member(t, m.names.get(field)?, EdgeKind::References, 0)?;
-                let sig = m.n(p).signature.as_deref()?;
+                let sig = m.signature(m.n(p))?;
                 (p, infer::declared_type_text(sig, field)?)
             }
             // A parameter of an enclosing function.
@@ -1493,9 +1493,8 @@ impl<'a> Resolver<'a> {
                         break;
                     }
                     if is_function_like(n.kind)
-                        && let Some(t) = n
-                            .signature
-                            .as_deref()
+                        && let Some(t) = m
+                            .signature(n)
                             .and_then(|sig| infer::declared_type_text(sig, var))
                     {
                         found = Some((c, t));
@@ -1560,13 +1559,13 @@ impl<'a> Resolver<'a> {
         };
         if let Some((i, n)) = k.split_once('/') {
             let (i, n) = (i.parse().ok()?, n.parse().ok()?);
-            let ty = infer::positional_type(node.signature.as_deref()?, ctor, i, n)?;
+            let ty = infer::positional_type(m.signature(node)?, ctor, i, n)?;
             let (t, tconf) = self.resolve_type(fcx, c, ty, depth + 1)?;
             return Some((t, conf.max(tconf)));
         }
         let p = self.member(c, m.names.get(k)?, kind, 0)?;
         let pn = m.n(p);
-        let ty = infer::declared_type(pn.signature.as_deref()?, k)?;
+        let ty = infer::declared_type(m.signature(pn)?, k)?;
         let (t, tconf) = self.resolve_type(fcx, p, ty, depth + 1)?;
         Some((t, conf.max(tconf)))
     }
@@ -1586,9 +1585,7 @@ impl<'a> Resolver<'a> {
             let node = m.n(d);
             matches!(node.kind, NodeKind::Class | NodeKind::Struct)
                 || ((is_function_like(node.kind) || node.kind == NodeKind::Property)
-                    && node
-                        .signature
-                        .as_deref()
+                    && m.signature(node)
                         .is_some_and(|sig| infer::return_type(sig, callee).is_some()))
         });
         cx.returns_a_type.borrow_mut().insert(sym, may);
@@ -1628,7 +1625,7 @@ impl<'a> Resolver<'a> {
         if !(is_function_like(node.kind) || node.kind == NodeKind::Property) {
             return None;
         }
-        let ret = infer::return_type(node.signature.as_deref()?, callee)?;
+        let ret = infer::return_type(m.signature(node)?, callee)?;
         let file = node.file?;
         // `-> Self`: the type the function belongs to.
         if self.is_receiver(file, ret) {
@@ -1655,7 +1652,7 @@ impl<'a> Resolver<'a> {
                 return None;
             }
             if is_function_like(n.kind)
-                && let Some(sig) = n.signature.as_deref()
+                && let Some(sig) = m.signature(n)
                 && let Some(t) = infer::declared_type(sig, var)
             {
                 return Some(t);
@@ -1714,7 +1711,7 @@ impl<'a> Resolver<'a> {
             .defs_named_in(name, reach)
             .filter(|&n| {
                 let node = m.n(n);
-                let top_level = &*node.qname == name_str;
+                let top_level = m.qname(node) == name_str;
                 let member = members && node.parent.is_some_and(|p| is_type_like(m.n(p).kind));
                 in_reach(n) && (top_level || member) && fits(kind, node.kind)
             })

@@ -252,9 +252,9 @@ impl SearchIndex {
                 self.node_entry[i] = e;
             }
             let text = match n.kind {
-                NodeKind::File => Some((n.qname.to_lowercase(), true)),
+                NodeKind::File => Some((model.qname(n).to_lowercase(), true)),
                 NodeKind::Module => None,
-                _ if n.qname.contains('.') => Some((n.qname.to_lowercase(), false)),
+                _ if model.qname(n).contains('.') => Some((model.qname(n).to_lowercase(), false)),
                 _ => None,
             };
             self.set_span(i, text);

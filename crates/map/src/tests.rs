@@ -1475,3 +1475,82 @@ fn a_value_mention_links_in_scope_and_through_imports_only() {
     );
     assert!(fx.out(&fx.id("api", "macro")).is_empty());
 }
+
+/// Node IDs are not kept but derived (issue 19): every node's ID is the one the contract
+/// writes (`<lang>:<path>`, `…#<qname>[~n]`, `<lang>:ext:<package>`), and an ID finds its
+/// node — after a build, after an edit that renumbers duplicates, and after a reload —
+/// even where a path holds `#` and a qualified name `~`.
+#[test]
+fn a_derived_node_id_is_the_written_one_and_finds_its_node() {
+    let fx = Fixture::new(&[
+        ("a#b", "def function f\ndef function f\ndef class T~2\n"),
+        (
+            "dup",
+            "import os\ndef function g\ndef class K\ndef function K.m\ndef function g\n\
+             def function g\ndef function K.m\n",
+        ),
+    ]);
+    fx.rebuild();
+    let check = |map: &Map, want: &[String]| {
+        let st = map.read().unwrap();
+        let m = &st.model;
+        let mut ids: Vec<String> = Vec::new();
+        for ix in m.node_ixs() {
+            let n = m.n(ix);
+            let id = m.node_id(ix);
+            let written = match n.file {
+                None => id::external_id(m.lang(n.lang), m.qname(n)),
+                Some(f) if n.kind == NodeKind::File => id::file_id(m.lang(n.lang), &m.f(f).path),
+                Some(f) => id::symbol_id(m.lang(n.lang), &m.f(f).path, m.qname(n), n.dup),
+            };
+            assert_eq!(id, written);
+            assert_eq!(m.find_id(&id), Some(ix), "{id}");
+            ids.push(id);
+        }
+        for (i, a) in ids.iter().enumerate() {
+            for (j, b) in ids.iter().enumerate() {
+                let (x, y) = (m.node_ixs().nth(i).unwrap(), m.node_ixs().nth(j).unwrap());
+                assert_eq!(m.cmp_ids(x, y), a.cmp(b), "{a} {b}");
+            }
+        }
+        ids.sort();
+        assert_eq!(ids, want);
+        for missing in ["#g~4", "#g~1", "#K.m~3", "#T", "#nope", ""] {
+            let id = format!("{}{missing}", fx.file_id("dup").replace("dup", "nope"));
+            assert_eq!(m.find_id(&id), None, "{id}");
+            let id = format!("{}{missing}", fx.file_id("dup"));
+            assert!(missing.is_empty() || m.find_id(&id).is_none(), "{id}");
+        }
+    };
+    let ext = format!("{}:ext:os", fx.lang);
+    let mut want = vec![
+        fx.file_id("a#b"),
+        fx.id("a#b", "T~2"),
+        fx.id("a#b", "f"),
+        fx.id("a#b", "f~2"),
+        fx.file_id("dup"),
+        fx.id("dup", "K"),
+        fx.id("dup", "K.m"),
+        fx.id("dup", "K.m~2"),
+        fx.id("dup", "g"),
+        fx.id("dup", "g~2"),
+        fx.id("dup", "g~3"),
+        ext.clone(),
+    ];
+    want.sort();
+    check(&fx.map, &want);
+    assert_eq!(fx.map.node(&fx.id("dup", "g~3")).unwrap().line, Some(6));
+    check(&fx.reopen().0, &want);
+    // One `g` fewer: `g~3` is gone, `g~2` is what was `g~3`'s line.
+    fx.write(
+        "dup",
+        "import os\ndef class K\ndef function K.m\ndef function g\ndef function g\n\
+         def function K.m\n",
+    );
+    fx.rebuild();
+    want.retain(|w| *w != fx.id("dup", "g~3"));
+    check(&fx.map, &want);
+    assert_eq!(fx.map.node(&fx.id("dup", "g~2")).unwrap().line, Some(5));
+    assert!(fx.map.node(&fx.id("dup", "g~3")).is_err());
+    check(&fx.reopen().0, &want);
+}

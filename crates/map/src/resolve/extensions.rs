@@ -64,7 +64,7 @@ impl Resolver<'_> {
     /// (the type is elsewhere), or its lines are outside the type's (after it in the file).
     fn declared_apart(&self, n: &Node) -> bool {
         let m = self.model;
-        if !is_function_like(n.kind) || !n.qname.contains('.') {
+        if !is_function_like(n.kind) || !m.qname(n).contains('.') {
             return false;
         }
         match n.parent.map(|p| m.n(p)) {

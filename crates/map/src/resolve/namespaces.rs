@@ -39,7 +39,7 @@ impl Resolver<'_> {
         let mut scope: &str = if from_node.kind == NodeKind::File {
             ""
         } else {
-            &from_node.qname
+            m.qname(from_node)
         };
         let tail = if path.is_empty() {
             name_str.to_string()
