@@ -1,4 +1,5 @@
-//! Adjacency lists (one direction of the graph) in compressed sparse rows.
+//! Lists by index in compressed sparse rows ([`Rows`]): adjacency lists (one direction of
+//! the graph), a name's definitions and users, a node's children.
 //!
 //! A node's edges are a range of one shared array (`start[i]..start[i + 1]`): 4 bytes a
 //! node and 12 an edge, where a `Vec` per node cost 24 bytes a node plus an allocation per
@@ -10,21 +11,35 @@
 
 use crate::model::{Edge, FastMap, Ix};
 
-#[derive(Default)]
-pub(crate) struct Adjacency {
-    /// Node `i`'s frozen edges are `edges[start[i]..start[i + 1]]` (nodes past the end
+/// One direction of the graph: a node's edges.
+pub(crate) type Adjacency = Rows<Edge>;
+
+/// A list per index (a node, a name), in one shared array (issue 19: a `Vec` per index
+/// was 24 bytes an index and an allocation a list).
+pub(crate) struct Rows<T> {
+    /// Index `i`'s frozen items are `edges[start[i]..start[i + 1]]` (indexes past the end
     /// have none).
     start: Vec<u32>,
-    edges: Vec<Edge>,
+    edges: Vec<T>,
     /// The lists edited since the last freeze; they replace the frozen ones.
-    changed: FastMap<Ix, Vec<Edge>>,
+    changed: FastMap<Ix, Vec<T>>,
+}
+
+impl<T> Default for Rows<T> {
+    fn default() -> Self {
+        Rows {
+            start: Vec::new(),
+            edges: Vec::new(),
+            changed: FastMap::default(),
+        }
+    }
 }
 
 /// The overlay is folded in once it holds more lists than this and than the frozen part.
 const FREEZE_AT: usize = 4096;
 
-impl Adjacency {
-    fn frozen(&self, ix: usize) -> &[Edge] {
+impl<T: Copy> Rows<T> {
+    fn frozen(&self, ix: usize) -> &[T] {
         match (self.start.get(ix), self.start.get(ix + 1)) {
             (Some(&a), Some(&b)) => &self.edges[a as usize..b as usize],
             _ => &[],
@@ -32,7 +47,7 @@ impl Adjacency {
     }
 
     /// The node's list, made editable (copied into the overlay on first change).
-    fn edit(&mut self, ix: Ix) -> &mut Vec<Edge> {
+    fn edit(&mut self, ix: Ix) -> &mut Vec<T> {
         if !self.changed.contains_key(&ix) {
             let copy = self.frozen(ix as usize).to_vec();
             self.changed.insert(ix, copy);
@@ -40,7 +55,7 @@ impl Adjacency {
         self.changed.get_mut(&ix).expect("just inserted")
     }
 
-    pub fn push(&mut self, ix: Ix, e: Edge) {
+    pub fn push(&mut self, ix: Ix, e: T) {
         self.edit(ix).push(e);
         if self.changed.len() > FREEZE_AT.max(self.start.len()) {
             self.freeze();
@@ -48,7 +63,7 @@ impl Adjacency {
     }
 
     /// Keeps the node's edges that `keep` accepts (no copy when it accepts them all).
-    pub fn retain(&mut self, ix: Ix, mut keep: impl FnMut(&Edge) -> bool) {
+    pub fn retain(&mut self, ix: Ix, mut keep: impl FnMut(&T) -> bool) {
         if self[ix as usize].iter().all(&mut keep) {
             return;
         }
@@ -56,7 +71,7 @@ impl Adjacency {
     }
 
     /// Takes the node's edges out, leaving it none.
-    pub fn take(&mut self, ix: Ix) -> Vec<Edge> {
+    pub fn take(&mut self, ix: Ix) -> Vec<T> {
         if self[ix as usize].is_empty() {
             return Vec::new();
         }
@@ -64,11 +79,29 @@ impl Adjacency {
     }
 
     /// Every node's edges (the nodes in no particular order).
-    pub fn all(&self) -> impl Iterator<Item = &Edge> {
+    pub fn all(&self) -> impl Iterator<Item = &T> {
         let frozen = (0..self.start.len().saturating_sub(1))
             .filter(|&i| !self.changed.contains_key(&(i as Ix)))
             .flat_map(|i| self.frozen(i));
         frozen.chain(self.changed.values().flatten())
+    }
+
+    /// One more than the highest index with a list (frozen or edited; it may be empty).
+    pub fn len(&self) -> usize {
+        let edited = self.changed.keys().map(|&k| k as usize + 1).max();
+        self.start.len().saturating_sub(1).max(edited.unwrap_or(0))
+    }
+
+    /// Every index's list, by index.
+    pub fn rows(&self) -> impl Iterator<Item = (usize, &[T])> {
+        (0..self.len()).map(|i| (i, &self[i]))
+    }
+
+    /// Empties the index's list.
+    pub fn clear(&mut self, ix: Ix) {
+        if !self[ix as usize].is_empty() {
+            self.edit(ix).clear();
+        }
     }
 
     /// How many edges, over every node.
@@ -110,10 +143,10 @@ impl Adjacency {
     }
 }
 
-impl std::ops::Index<usize> for Adjacency {
-    type Output = [Edge];
+impl<T: Copy> std::ops::Index<usize> for Rows<T> {
+    type Output = [T];
 
-    fn index(&self, ix: usize) -> &[Edge] {
+    fn index(&self, ix: usize) -> &[T] {
         if !self.changed.is_empty()
             && let Some(list) = self.changed.get(&(ix as Ix))
         {

@@ -234,7 +234,6 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     lang,
                     file: Some(fix),
                     parent: None,
-                    children: vec![],
                     start_line: 0,
                     end_line: 0,
                     name_line: 0,
@@ -282,12 +281,8 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 }
                 if old.name != name {
                     let old_name = old.name;
-                    model.by_name[old_name as usize].retain(|&n| n != ix);
-                    let s = name as usize;
-                    if model.by_name.len() <= s {
-                        model.by_name.resize_with(s + 1, Vec::new);
-                    }
-                    model.by_name[s].push(ix);
+                    model.by_name.retain(old_name, |&n| n != ix);
+                    model.by_name.push(name, ix);
                 }
                 let n = model.nodes[ix as usize].as_mut().expect("live def");
                 n.kind = d.kind;
@@ -314,7 +309,6 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                         lang,
                         file: Some(fix),
                         parent: None,
-                        children: vec![],
                         start_line: d.start_line,
                         end_line: d.end_line,
                         name_line: d.name_line,
@@ -348,17 +342,9 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
     }
 
     // Containers: rebuilt from scratch for the whole file.
-    model.nodes[file_node as usize]
-        .as_mut()
-        .expect("file node")
-        .children
-        .clear();
+    model.children.clear(file_node);
     for &ix in &new_defs {
-        model.nodes[ix as usize]
-            .as_mut()
-            .expect("def")
-            .children
-            .clear();
+        model.children.clear(ix);
     }
     let by_qname: HashMap<&str, Ix> = facts
         .defs
@@ -381,11 +367,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             })
             .unwrap_or(file_node);
         model.nodes[ix as usize].as_mut().expect("def").parent = Some(parent);
-        model.nodes[parent as usize]
-            .as_mut()
-            .expect("container")
-            .children
-            .push(ix);
+        model.children.push(parent, ix);
     }
 
     // References and imports.

@@ -641,14 +641,12 @@ impl Inner {
                     .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some())),
             );
             for &sym in &ch.changed_names {
-                if let Some(users) = model.users_by_name.get(sym as usize) {
-                    affected.extend(
-                        users
-                            .iter()
-                            .copied()
-                            .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some())),
-                    );
-                }
+                affected.extend(
+                    model.users_by_name[sym as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&f| model.file(f).is_some_and(|r| r.node.is_some())),
+                );
             }
         }
         let mut order: Vec<Ix> = affected.into_iter().collect();
@@ -989,7 +987,6 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
             lang,
             file: None,
             parent: None,
-            children: vec![],
             start_line: 0,
             end_line: 0,
             name_line: 0,

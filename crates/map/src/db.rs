@@ -298,7 +298,6 @@ impl Db {
                     lang: lang_ix,
                     file: None,
                     parent: None,
-                    children: vec![],
                     start_line: 0,
                     end_line: 0,
                     name_line: 0,
@@ -373,10 +372,10 @@ impl Db {
         // Containers: every node's parent is in its own file.
         for ix in model.node_ixs().collect::<Vec<_>>() {
             if let Some(p) = model.n(ix).parent {
-                let Some(Some(pn)) = model.nodes.get_mut(p as usize) else {
+                if model.slot(p).is_none() {
                     return Err(bad("parent of a node is missing"));
-                };
-                pn.children.push(ix);
+                }
+                model.children.push(p, ix);
             }
         }
         for fix in model.file_ixs().collect::<Vec<_>>() {
@@ -603,7 +602,6 @@ pub(crate) fn decode_nodes(
             lang: rec.lang,
             file: Some(fix),
             parent,
-            children: vec![],
             start_line: r.u32()?,
             end_line: r.u32()?,
             name_line: r.u32()?,

@@ -283,7 +283,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
         fn entry(buckets: &mut HashMap<u32, Bucket>, row: u32, key: String) -> &mut NameFiles {
             buckets.entry(row).or_default().entry(key).or_default()
         }
-        for (sym, defs) in model.by_name.iter().enumerate() {
+        for (sym, defs) in model.by_name.rows() {
             for &d in defs {
                 let Some(f) = model.slot(d).and_then(|n| n.file) else {
                     continue;
@@ -305,7 +305,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
                 }
             }
         }
-        for (sym, users) in model.users_by_name.iter().enumerate() {
+        for (sym, users) in model.users_by_name.rows() {
             if !users.is_empty() && here(name_rows[sym]) {
                 entry(
                     &mut buckets,

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
-pub(crate) use crate::adjacency::Adjacency;
+pub(crate) use crate::adjacency::{Adjacency, Rows};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 pub(crate) use navmap_extract::facts::MentionKind;
@@ -119,7 +119,6 @@ pub(crate) struct Node {
     /// The container (`contains` edge source): the file node, or the enclosing definition,
     /// or for methods declared apart from their type, that type when it is in the same file.
     pub parent: Option<Ix>,
-    pub children: Vec<Ix>,
     pub start_line: u32,
     pub end_line: u32,
     pub name_line: u32,
@@ -299,6 +298,8 @@ pub(crate) struct Model {
     pub nodes: Vec<Option<Node>>,
     /// External module nodes by (language, package): they have no file to be found by.
     pub externals_by_name: FastMap<(u16, Sym), Ix>,
+    /// A node's children (the nodes whose `parent` it is), in source order.
+    pub children: Rows<Ix>,
     /// Outgoing edges by source node (`Edge::other` is the target).
     pub out: Adjacency,
     /// Incoming edges by target node (`Edge::other` is the source).
@@ -308,12 +309,12 @@ pub(crate) struct Model {
     /// `names`: a name lookup must not find a signature).
     pub texts: Interner,
     /// Name → definition nodes with that name.
-    pub by_name: Vec<Vec<Ix>>,
+    pub by_name: Rows<Ix>,
     /// Name → files that use it (in a reference or an import).
-    pub users_by_name: Vec<Vec<Ix>>,
+    pub users_by_name: Rows<Ix>,
     /// Name → files with a [`Mention`] of it (refs are found through `users_by_name`).
     /// Kept apart so that a value mention does not make a file re-resolve.
-    pub mentioners_by_name: Vec<Vec<Ix>>,
+    pub mentioners_by_name: Rows<Ix>,
     /// Language ids; `Node::lang` and `FileRec::lang` index this.
     pub langs: Vec<Arc<str>>,
     /// Set when only some files are loaded (`navmap rebuild`, see [`Partial`]).
@@ -393,6 +394,12 @@ impl Model {
             self.demand_node(ix);
         }
         n
+    }
+
+    /// A node's children ([`Model::n`]'s demand when it is not loaded).
+    pub fn children_of(&self, ix: Ix) -> &[Ix] {
+        self.n(ix);
+        &self.children[ix as usize]
     }
 
     /// The node at `ix` as the model holds it, recording no demand.
@@ -682,11 +689,7 @@ impl Model {
             self.externals_by_name.insert((node.lang, node.qname), ix);
         }
         if node.is_named() {
-            let s = node.name as usize;
-            if self.by_name.len() <= s {
-                self.by_name.resize_with(s + 1, Vec::new);
-            }
-            self.by_name[s].push(ix);
+            self.by_name.push(node.name, ix);
         }
         self.nodes[i] = Some(node);
     }
@@ -700,10 +703,8 @@ impl Model {
         if node.file.is_none() {
             self.externals_by_name.remove(&(node.lang, node.qname));
         }
-        if node.is_named()
-            && let Some(list) = self.by_name.get_mut(node.name as usize)
-        {
-            list.retain(|&n| n != ix);
+        if node.is_named() {
+            self.by_name.retain(node.name, |&n| n != ix);
         }
         let mut sources = Vec::new();
         for e in self.inc.take(ix) {
@@ -718,10 +719,11 @@ impl Model {
             self.inc.retain(e.other, |i| i.other != ix);
         }
         if let Some(p) = node.parent
-            && let Some(Some(parent)) = self.nodes.get_mut(p as usize)
+            && self.slot(p).is_some()
         {
-            parent.children.retain(|&c| c != ix);
+            self.children.retain(p, |&c| c != ix);
         }
+        self.children.clear(ix);
         sources.sort_unstable();
         sources.dedup();
         sources
@@ -767,31 +769,21 @@ impl Model {
     }
 
     pub fn add_user(&mut self, sym: Sym, file: Ix) {
-        let s = sym as usize;
-        if self.users_by_name.len() <= s {
-            self.users_by_name.resize_with(s + 1, Vec::new);
-        }
-        let list = &mut self.users_by_name[s];
+        let list = &self.users_by_name[sym as usize];
         if list.last() != Some(&file) && !list.contains(&file) {
-            list.push(file);
+            self.users_by_name.push(sym, file);
         }
     }
 
     pub fn add_mentioner(&mut self, sym: Sym, file: Ix) {
-        let s = sym as usize;
-        if self.mentioners_by_name.len() <= s {
-            self.mentioners_by_name.resize_with(s + 1, Vec::new);
-        }
-        let list = &mut self.mentioners_by_name[s];
+        let list = &self.mentioners_by_name[sym as usize];
         if list.last() != Some(&file) && !list.contains(&file) {
-            list.push(file);
+            self.mentioners_by_name.push(sym, file);
         }
     }
 
     pub fn remove_mentioner(&mut self, sym: Sym, file: Ix) {
-        if let Some(list) = self.mentioners_by_name.get_mut(sym as usize) {
-            list.retain(|&f| f != file);
-        }
+        self.mentioners_by_name.retain(sym, |&f| f != file);
     }
 
     /// Every name a file's [`Mention`]s hold.
@@ -801,18 +793,15 @@ impl Model {
 
     /// Files that may mention `sym`: its users (refs, imports) and its mentioners.
     pub fn files_mentioning(&self, sym: Sym) -> Vec<Ix> {
-        let get = |v: &Vec<Vec<Ix>>| v.get(sym as usize).cloned().unwrap_or_default();
-        let mut files = get(&self.users_by_name);
-        files.extend(get(&self.mentioners_by_name));
+        let mut files = self.users_by_name[sym as usize].to_vec();
+        files.extend_from_slice(&self.mentioners_by_name[sym as usize]);
         files.sort_unstable();
         files.dedup();
         files
     }
 
     pub fn remove_user(&mut self, sym: Sym, file: Ix) {
-        if let Some(list) = self.users_by_name.get_mut(sym as usize) {
-            list.retain(|&f| f != file);
-        }
+        self.users_by_name.retain(sym, |&f| f != file);
     }
 
     /// Every name a file uses (references and imports).
@@ -843,10 +832,7 @@ impl Model {
                 .names
                 .insert(self.names.str(sym).into());
         }
-        self.by_name
-            .get(sym as usize)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        &self.by_name[sym as usize]
     }
 
     fn demand(&self, what: impl FnOnce(&mut Demands)) {
@@ -940,10 +926,7 @@ impl Model {
 
     /// `by_name` as loaded.
     fn named_loaded(&self, sym: Sym) -> &[Ix] {
-        self.by_name
-            .get(sym as usize)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        &self.by_name[sym as usize]
     }
 
     /// The definitions named `sym` whose node passes `keep`: the first step of every
@@ -969,20 +952,10 @@ impl Model {
         self.names.shrink_to_fit();
         self.texts.shrink_to_fit();
         self.externals_by_name.shrink_to_fit();
-        self.by_name.shrink_to_fit();
-        self.users_by_name.shrink_to_fit();
-        self.mentioners_by_name.shrink_to_fit();
-        for list in self
-            .by_name
-            .iter_mut()
-            .chain(self.users_by_name.iter_mut())
-            .chain(self.mentioners_by_name.iter_mut())
-        {
-            list.shrink_to_fit();
-        }
-        for node in self.nodes.iter_mut().flatten() {
-            node.children.shrink_to_fit();
-        }
+        self.by_name.freeze();
+        self.users_by_name.freeze();
+        self.mentioners_by_name.freeze();
+        self.children.freeze();
     }
 
     /// After a build: folds the edge lists it edited into the compact arrays when they
@@ -990,6 +963,10 @@ impl Model {
     pub fn settle_edges(&mut self) {
         self.out.settle();
         self.inc.settle();
+        self.children.settle();
+        self.by_name.settle();
+        self.users_by_name.settle();
+        self.mentioners_by_name.settle();
     }
 
     /// Stored edges (every kind but `contains`, which lives in `parent`/`children`).
@@ -1045,7 +1022,6 @@ static PLACEHOLDER: std::sync::LazyLock<Node> = std::sync::LazyLock::new(|| Node
     lang: 0,
     file: None,
     parent: None,
-    children: vec![],
     start_line: 0,
     end_line: 0,
     name_line: 0,

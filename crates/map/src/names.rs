@@ -368,7 +368,7 @@ impl State {
             let mut members: Vec<(usize, Ix)> = containers
                 .iter()
                 .take(3)
-                .flat_map(|&c| m.n(c).children.iter().copied())
+                .flat_map(|&c| m.children_of(c).iter().copied())
                 .filter_map(|ix| {
                     let name = m.names.str(m.n(ix).name).to_lowercase();
                     let d =

@@ -178,10 +178,10 @@ impl Db {
             own.sort_unstable();
             for ix in own {
                 if let Some(p) = model.slot(ix).and_then(|n| n.parent) {
-                    let Some(Some(pn)) = model.nodes.get_mut(p as usize) else {
+                    if model.slot(p).is_none() {
                         return Err(bad("parent of a node is missing"));
-                    };
-                    pn.children.push(ix);
+                    }
+                    model.children.push(p, ix);
                 }
             }
             let edges = match blob(2)? {

@@ -132,7 +132,7 @@ impl State {
             let mut step: Vec<(Ix, EdgeKind, Confidence, u32, Direction)> = Vec::new();
             if direction != Direction::In {
                 if allowed(EdgeKind::Contains) {
-                    for &c in &m.n(node).children {
+                    for &c in m.children_of(node) {
                         step.push((
                             c,
                             EdgeKind::Contains,
@@ -148,7 +148,7 @@ impl State {
                 // A file exports its own exported definitions, not only what it
                 // re-exports (those are stored edges; these are derived here).
                 if allowed(EdgeKind::Exports) && m.n(node).kind == NodeKind::File {
-                    for &c in &m.n(node).children {
+                    for &c in m.children_of(node) {
                         if m.n(c).exported {
                             // No line of its own: the definition's line says it.
                             step.push((
@@ -326,7 +326,7 @@ impl State {
                 }
             }
             if allowed(EdgeKind::Contains) {
-                for &c in &m.n(n).children {
+                for &c in m.children_of(n) {
                     next.push((
                         c,
                         PathEdge {
@@ -382,7 +382,7 @@ impl State {
         let m = &self.model;
         let n = m.n(ix);
         let siblings = match (n.is_def(), n.parent) {
-            (true, Some(p)) => m.n(p).children.as_slice(),
+            (true, Some(p)) => m.children_of(p),
             _ => &[],
         };
         siblings

@@ -675,8 +675,8 @@ impl<'a> Resolver<'a> {
         let t = m.n(ty);
         // A call (`x.bytes_range()`) is of a method where a field has the same name.
         let callable = |n: Ix| kind != EdgeKind::Calls || is_function_like(m.n(n).kind);
-        let mut named = t
-            .children
+        let mut named = m
+            .children_of(ty)
             .iter()
             .copied()
             .filter(|&c| m.n(c).name == name && fits(kind, m.n(c).kind));
@@ -800,7 +800,7 @@ impl<'a> Resolver<'a> {
             // A namespace's (module's) members are in scope inside it (`class B : public A`
             // in `namespace shop`, beside `shop.A`).
             if is_file || is_function_like(node.kind) || node.kind == NodeKind::Module {
-                let hit = node.children.iter().copied().find(|&c| {
+                let hit = m.children_of(a).iter().copied().find(|&c| {
                     let cn = m.n(c);
                     cn.name == name
                         && fits(kind, cn.kind)
@@ -1178,7 +1178,7 @@ impl<'a> Resolver<'a> {
             PathWord::Parent => m.n(module).parent?,
             PathWord::Root => return None,
         };
-        let found = m.n(scope).children.iter().copied().find(|&c| {
+        let found = m.children_of(scope).iter().copied().find(|&c| {
             let cn = m.n(c);
             cn.name == name && fits(kind, cn.kind)
         });

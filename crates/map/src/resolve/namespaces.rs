@@ -97,7 +97,7 @@ impl Resolver<'_> {
             (
                 n.file != Some(cx.file),
                 !named_after(path, m.names.str(n.name)),
-                usize::MAX - n.children.len(),
+                usize::MAX - m.children_of(d).len(),
                 d,
             )
         });
