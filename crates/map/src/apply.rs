@@ -441,13 +441,13 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .scope
                 .and_then(|i| new_defs.get(i).copied())
                 .unwrap_or(file_node),
-            name: b.name.as_str().into(),
+            name: model.texts.intern(&b.name),
             type_qualifier: b
                 .type_qualifier
                 .as_deref()
                 .filter(|q| !q.is_empty())
-                .map(Box::from),
-            type_name: b.type_name.as_str().into(),
+                .map(|q| model.texts.intern(q)),
+            type_name: model.texts.intern(&b.type_name),
             line: b.line,
             until: b.until.unwrap_or(NO_LINE),
         })

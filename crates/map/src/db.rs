@@ -682,9 +682,9 @@ fn encode_facts_after_refs(model: &Model, fix: Ix, mut w: Writer) -> Vec<u8> {
     w.u64(f.bindings.len() as u64);
     for b in &f.bindings {
         w.u32(b.scope);
-        w.str(&b.name);
-        w.opt_str(b.type_qualifier.as_deref());
-        w.str(&b.type_name);
+        w.str(model.text(b.name));
+        w.opt_str(b.type_qualifier.map(|q| model.text(q)));
+        w.str(model.text(b.type_name));
         w.u32(b.line);
         w.u32(b.until);
     }
@@ -786,9 +786,9 @@ pub(crate) fn decode_facts_with(
         }
         rec.bindings.push(TypedName {
             scope,
-            name: r.str()?.into(),
-            type_qualifier: r.opt_str()?.map(Box::from),
-            type_name: r.str()?.into(),
+            name: model.texts.intern(r.str()?),
+            type_qualifier: r.opt_str()?.map(|q| model.texts.intern(q)),
+            type_name: model.texts.intern(r.str()?),
             line: r.u32()?,
             until: r.u32()?,
         });

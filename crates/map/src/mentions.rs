@@ -295,7 +295,7 @@ fn other_typed_receiver(
     let Some(b) = binding_in_scope(m, fix, o.from, q) else {
         return false;
     };
-    let Some(ty) = m.names.get(&b.type_name) else {
+    let Some(ty) = m.names.get(m.text(b.type_name)) else {
         return false;
     };
     let types: Vec<Ix> = m
@@ -339,7 +339,10 @@ fn binding_in_scope<'m>(
     let bindings = &m.f(fix).bindings;
     let mut cur = Some(from);
     while let Some(c) = cur {
-        if let Some(b) = bindings.iter().find(|b| b.scope == c && &*b.name == name) {
+        if let Some(b) = bindings
+            .iter()
+            .find(|b| b.scope == c && m.text(b.name) == name)
+        {
             return Some(b);
         }
         cur = m.n(c).parent;

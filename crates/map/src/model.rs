@@ -213,10 +213,11 @@ pub(crate) struct Import {
 pub(crate) struct TypedName {
     /// The enclosing node (a definition, or the file node).
     pub scope: Ix,
-    /// As written: `store`, `self.store`, `this.data`.
-    pub name: Box<str>,
-    pub type_qualifier: Option<Box<str>>,
-    pub type_name: Box<str>,
+    /// As written: `store`, `self.store`, `this.data`. In [`Model::texts`], as the types are
+    /// (issue 19: three strings a binding, each an allocation).
+    pub name: Sym,
+    pub type_qualifier: Option<Sym>,
+    pub type_name: Sym,
     pub line: u32,
     /// Last line of the region the binding holds in (a match arm, a branch, a loop);
     /// `NO_LINE`: the whole scope.

@@ -1328,13 +1328,15 @@ impl<'a> Resolver<'a> {
                 let t = node.parent.unwrap_or(v);
                 let bs = &m.f(decl_file).bindings;
                 qualified_member = bs.iter().find(|b| {
-                    b.name
+                    m.text(b.name)
                         .split_once('.')
                         .is_some_and(|(h, rest)| self.is_receiver(decl_file, h) && rest == own_name)
                         && self.enclosing_type(b.scope) == Some(t)
                 });
-                qualified_member
-                    .or_else(|| bs.iter().find(|b| b.scope == t && &*b.name == own_name))
+                qualified_member.or_else(|| {
+                    bs.iter()
+                        .find(|b| b.scope == t && m.text(b.name) == own_name)
+                })
             }
             _ => {
                 let line = if decl_file == cx.file {
@@ -1346,8 +1348,9 @@ impl<'a> Resolver<'a> {
             }
         };
         if let Some(b) = bound_as {
-            let prefix = b.type_qualifier.as_deref().unwrap_or("");
-            return match self.resolve_type_parts(dcx, b.scope, prefix, &b.type_name, depth + 1) {
+            let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+            let type_name = m.text(b.type_name);
+            return match self.resolve_type_parts(dcx, b.scope, prefix, type_name, depth + 1) {
                 Some((t, tconf)) => match self.member(t, name, kind, 0) {
                     Some(d) => Outcome::Resolved(d, conf.max(tconf)),
                     None => Outcome::Drop,
@@ -1393,12 +1396,15 @@ impl<'a> Resolver<'a> {
             let t = self.enclosing_type(from)?;
             return bindings
                 .iter()
-                .find(|b| &*b.name == q && self.enclosing_type(b.scope) == Some(t));
+                .find(|b| m.text(b.name) == q && self.enclosing_type(b.scope) == Some(t));
         }
         let mut cur = Some(from);
         while let Some(c) = cur {
             let (mut region, mut whole) = (None, None);
-            for b in bindings.iter().filter(|b| b.scope == c && &*b.name == q) {
+            for b in bindings
+                .iter()
+                .filter(|b| b.scope == c && m.text(b.name) == q)
+            {
                 if b.until == NO_LINE {
                     whole = whole.or(Some(b));
                 } else if line != NO_LINE
@@ -1433,10 +1439,12 @@ impl<'a> Resolver<'a> {
         depth: u8,
     ) -> Option<Outcome> {
         let b = self.typed_binding(cx.file, from, q, cx.line.get())?;
-        let prefix = b.type_qualifier.as_deref().unwrap_or("");
+        let m = self.model;
+        let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+        let type_name = m.text(b.type_name);
         // A part of a value (`Extension(ref s)`, `for s in &self.strats`): its type when the
         // declarations say it for sure; else the local is of unknown type (candidates).
-        if let Some((ctor, field)) = infer::part(&b.type_name) {
+        if let Some((ctor, field)) = infer::part(type_name) {
             let ty = if ctor.is_empty() {
                 self.element_of_value(cx, b.scope, prefix, depth + 1)
             } else {
@@ -1451,8 +1459,8 @@ impl<'a> Resolver<'a> {
             );
         }
         let ty = self
-            .resolve_type_parts(cx, b.scope, prefix, &b.type_name, depth + 1)
-            .or_else(|| self.returned_type(cx, b.scope, prefix, &b.type_name, depth + 1));
+            .resolve_type_parts(cx, b.scope, prefix, type_name, depth + 1)
+            .or_else(|| self.returned_type(cx, b.scope, prefix, type_name, depth + 1));
         Some(match ty {
             Some((t, conf)) => match self.member(t, name, kind, 0) {
                 Some(d) => Outcome::Resolved(d, conf),
