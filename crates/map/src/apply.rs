@@ -114,10 +114,10 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
         model.remove_mentioner(sym, fix);
     }
     let f = model.f_mut(fix);
-    f.refs.clear();
+    f.refs = Default::default();
     f.imports.clear();
     f.bindings.clear();
-    f.mentions.clear();
+    f.mentions = Default::default();
     f.mentions_raw = None;
 }
 
@@ -488,10 +488,10 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         let f = model.f_mut(fix);
         f.node = Some(file_node);
         f.defs = new_defs;
-        f.refs = refs;
+        f.refs = refs.into_iter().collect();
         f.imports = imports;
         f.bindings = bindings;
-        f.mentions = mentions;
+        f.mentions = mentions.into_iter().collect();
         f.mentions_raw = None;
         f.skipped = None;
         f.lines = facts.lines;

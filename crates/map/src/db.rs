@@ -640,7 +640,7 @@ fn encode_facts(model: &Model, fix: Ix) -> Vec<u8> {
 fn encode_refs(model: &Model, fix: Ix, w: &mut Writer) {
     let f = model.f(fix);
     w.u64(f.refs.len() as u64);
-    for r in &f.refs {
+    for r in f.refs.iter() {
         w.u32(r.from);
         // The high bit of the kind byte: a call of a local.
         w.u8(kind_code(r.kind) | if r.local { LOCAL_BIT } else { 0 });
@@ -693,7 +693,7 @@ fn encode_facts_after_refs(model: &Model, fix: Ix, mut w: Writer) -> Vec<u8> {
         return w.buf;
     }
     w.u64(f.mentions.len() as u64);
-    for m in &f.mentions {
+    for m in f.mentions.iter() {
         w.u32(m.from);
         w.u8(mention_code(m.kind));
         w.str(model.names.str(m.name));
@@ -803,7 +803,7 @@ pub(crate) fn decode_facts_with(
 /// The references part of a facts blob (where `decode_facts` starts).
 fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(), DecodeError> {
     let n = r.u64()?;
-    rec.refs.reserve_exact(n.min(r.remaining() as u64) as usize);
+    let mut refs = Vec::with_capacity(n.min(r.remaining() as u64) as usize);
     for _ in 0..n {
         let from = r.u32()?;
         let code = r.u8()?;
@@ -816,7 +816,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
         if model.slot(from).is_none() {
             return Err(DecodeError);
         }
-        rec.refs.push(Ref {
+        refs.push(Ref {
             from,
             kind,
             name,
@@ -826,6 +826,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
             local,
         });
     }
+    rec.refs = refs.into_iter().collect();
     Ok(())
 }
 
@@ -856,14 +857,13 @@ fn decode_mentions(
     rec: &mut FileRec,
 ) -> Result<(), DecodeError> {
     let n = r.u64()?;
-    rec.mentions
-        .reserve_exact(n.min(r.remaining() as u64) as usize);
+    let mut mentions = Vec::with_capacity(n.min(r.remaining() as u64) as usize);
     for _ in 0..n {
         let from = r.u32()?;
         if model.slot(from).is_none() {
             return Err(DecodeError);
         }
-        rec.mentions.push(Mention {
+        mentions.push(Mention {
             from,
             kind: mention_from(r.u8()?)?,
             name: model.names.intern(r.str()?),
@@ -875,6 +875,7 @@ fn decode_mentions(
     if !r.done() {
         return Err(DecodeError);
     }
+    rec.mentions = mentions.into_iter().collect();
     Ok(())
 }
 

@@ -97,6 +97,7 @@ mod infer;
 mod mentions;
 mod model;
 mod names;
+mod packed;
 mod partial;
 mod precheck;
 mod query;

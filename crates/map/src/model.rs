@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 pub(crate) use crate::adjacency::{Adjacency, Rows};
+use crate::packed::{Mentions, Refs};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
 pub(crate) use navmap_extract::facts::MentionKind;
@@ -238,10 +239,10 @@ pub(crate) struct FileRec {
     pub node: Option<Ix>,
     /// Definition nodes in facts order (`RefFact::from` / `DefFact::parent` index this).
     pub defs: Vec<Ix>,
-    pub refs: Vec<Ref>,
+    pub refs: Refs,
     pub imports: Vec<Import>,
     pub bindings: Vec<TypedName>,
-    pub mentions: Vec<Mention>,
+    pub mentions: Mentions,
     /// The file's mentions as stored, undecoded, when the map was opened to rebuild only
     /// ([`crate::MapConfig::rebuild_only`]): written back as they are while the file is
     /// unchanged, dropped when it is re-extracted. `mentions` is then empty.
@@ -270,10 +271,10 @@ impl FileRec {
             had_errors: false,
             node: None,
             defs: vec![],
-            refs: vec![],
+            refs: Refs::default(),
             imports: vec![],
             bindings: vec![],
-            mentions: vec![],
+            mentions: Mentions::default(),
             mentions_raw: None,
             refs_raw: None,
             stale: false,

@@ -238,7 +238,7 @@ impl<'a> Resolver<'a> {
         if pass == Pass::Structure {
             self.import_edges(&cx, file_node, &mut out);
         }
-        for r in &f.refs {
+        for r in f.refs.iter() {
             if !pass.owns(r.kind) {
                 continue;
             }
@@ -296,7 +296,7 @@ impl<'a> Resolver<'a> {
     /// such a mention stays in the unlinked tier. Words of unparsed text never link.
     fn value_edges(&self, cx: &FileCx, file: Ix, out: &mut Vec<NewEdge>) {
         let m = self.model;
-        for v in &m.f(file).mentions {
+        for v in m.f(file).mentions.iter() {
             if v.kind != MentionKind::Value || !m.any_defs_named(v.name) {
                 continue;
             }
