@@ -96,6 +96,14 @@ fn remove_db_files(path: &Path) {
     }
 }
 
+impl Db {
+    /// Frees the pages SQLite keeps cached (`PRAGMA shrink_memory`): after a load, they
+    /// are pages no answer reads again (answers come from the model).
+    pub(crate) fn release_memory(&self) {
+        let _ = self.conn.execute_batch("PRAGMA shrink_memory");
+    }
+}
+
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;

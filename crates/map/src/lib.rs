@@ -390,6 +390,8 @@ impl Map {
                 .push("the last build was interrupted; the next rebuild repairs the map".into());
         }
         let built = has_build && !meta.dirty && config.load_previous;
+        // What SQLite cached while the model was read is not read again (issue 19).
+        db.release_memory();
         let state = State::new(model, meta, built);
         if built && config.derive_eagerly {
             state.derived();
