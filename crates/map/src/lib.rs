@@ -29,13 +29,15 @@
 //!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
 //!   hundreds of thousands. Node indexes are stored and stable.
 //! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned (one
-//!   string of every name, a hash table of symbols), a node's texts (qualified name,
-//!   signature, doc) likewise, a node ID is not kept but derived from the node's file,
-//!   qualified name and duplicate number (and found through them), blobs are decoded from
-//!   SQLite's row without a copy, the
-//!   edges are compressed sparse rows (`adjacency.rs`: one array per direction, an overlay
-//!   for the lists a rebuild edits), and the tables and lists are sized exactly after a
-//!   load.
+//!   string of every name, a hash table of symbols), and so are a node's texts (qualified
+//!   name, signature, doc) and a binding's, apart (`Model::texts`); a node ID is not kept
+//!   but derived from the node's file, qualified name and duplicate number, and found
+//!   through them (`Model::node_id`, `Model::find_id`); blobs are decoded from SQLite's row
+//!   without a copy; the edges, a name's definitions, users and mentioners and a node's
+//!   children are compressed sparse rows (`adjacency.rs`: one array per table, an overlay
+//!   for the lists a rebuild edits); a file's references and mentions are packed
+//!   variable-length integers (`packed.rs`); the tables and lists are sized exactly after a
+//!   load, and SQLite's page cache is freed then.
 //! - **Incremental by construction** (`build.rs`, `apply.rs`): size+mtime decide what to
 //!   read, a blake3 hash decides what to re-extract; definitions keep their index when
 //!   their node ID survives, so other files' edges into them stay valid. Re-resolved are
