@@ -99,63 +99,6 @@ pub(crate) fn release_freed() {
     }
 }
 
-/// Drops the program's code pages from the process's page tables once the map is open;
-/// returns how many bytes of code mapping that covered (0 where there is nothing to do).
-///
-/// Opening the map runs code no answer runs again (SQLite's reads, decoding, ranking,
-/// clustering), and the kernel maps a binary's code around every page it faults in: after
-/// the open, nearly all of `navmap`'s 14 MB of code was resident and stayed so (issue 19:
-/// ≈ 12 MB of the server's RSS after a query mix, before its heap). The pages are the
-/// binary file's, clean and never written (a running executable cannot be written to), so
-/// `MADV_DONTNEED` only unmaps them: an answer faults back in, from the page cache, the code
-/// it runs. Only executable mappings of the program itself: its relocated read-only data
-/// holds written pages and is left alone.
-pub(crate) fn release_startup_code() -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        let (Ok(exe), Ok(maps)) = (
-            std::fs::read_link("/proc/self/exe"),
-            std::fs::read_to_string("/proc/self/maps"),
-        ) else {
-            return 0;
-        };
-        let exe = exe.to_string_lossy();
-        let mut released = 0;
-        for line in maps.lines() {
-            let mut parts = line.split_whitespace();
-            let (Some(range), Some(perms)) = (parts.next(), parts.next()) else {
-                continue;
-            };
-            let path = parts.nth(3).unwrap_or("");
-            if perms != "r-xp" || path != exe {
-                continue;
-            }
-            let Some((start, end)) = range.split_once('-') else {
-                continue;
-            };
-            let (Ok(start), Ok(end)) = (
-                usize::from_str_radix(start, 16),
-                usize::from_str_radix(end, 16),
-            ) else {
-                continue;
-            };
-            // SAFETY: a private, read-only, executable mapping of the program's own file:
-            // `MADV_DONTNEED` drops its page-table entries and the next execution of any
-            // of it faults the same bytes back in from the file.
-            let done = unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED)
-            };
-            if done == 0 {
-                released += end - start;
-            }
-        }
-        tracing::debug!(released, "code pages of the open released");
-        released
-    }
-    #[cfg(not(target_os = "linux"))]
-    0
-}
-
 /// Caps glibc's heap arenas at one per core (its default is eight per core). Every thread
 /// that allocates under contention gets an arena of its own and keeps what it freed: the
 /// runtime's workers, its blocking threads and rayon's answer queries, open the map and
@@ -188,17 +131,6 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         trims.load(Ordering::SeqCst)
-    }
-
-    /// The program's code mapping is found and released, and the program goes on running
-    /// (its code faulted back in): what `serve` does once the map is open.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn the_code_of_the_open_is_released_and_runs_again() {
-        assert!(release_startup_code() > 0);
-        let sum: usize = (0..1000).map(|i| i * 2).sum();
-        assert_eq!(sum, 999_000);
-        assert!(release_startup_code() > 0);
     }
 
     #[test]
