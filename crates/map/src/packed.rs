@@ -69,6 +69,29 @@ fn unopt(v: u64) -> Option<Sym> {
     v.checked_sub(1).map(|s| s as Sym)
 }
 
+/// The fields a reference and a mention share after their kind byte: name, qualifier,
+/// line (a difference from the previous one), column.
+fn put_tail(
+    w: &mut Vec<u8>,
+    prev: &mut u32,
+    name: Sym,
+    qualifier: Option<Sym>,
+    line: u32,
+    col: u32,
+) {
+    put(w, name as u64);
+    put(w, opt(qualifier));
+    put_line(w, prev, line);
+    put(w, col as u64);
+}
+
+fn get_tail(r: &mut &[u8], prev: &mut u32) -> (Sym, Option<Sym>, u32, u32) {
+    let name = get(r) as Sym;
+    let qualifier = unopt(get(r));
+    let line = get_line(r, prev);
+    (name, qualifier, line, get(r) as u32)
+}
+
 fn edge_code(k: EdgeKind) -> u8 {
     K::ALL.iter().position(|&x| x == k).unwrap_or(0) as u8
 }
@@ -96,14 +119,15 @@ impl Refs {
             let from = get(&mut r) as Ix;
             let code = r[0];
             r = &r[1..];
+            let (name, qualifier, line, col) = get_tail(&mut r, &mut line);
             Ref {
                 from,
                 kind: K::ALL[(code & !LOCAL) as usize],
                 local: code & LOCAL != 0,
-                name: get(&mut r) as Sym,
-                qualifier: unopt(get(&mut r)),
-                line: get_line(&mut r, &mut line),
-                col: get(&mut r) as u32,
+                name,
+                qualifier,
+                line,
+                col,
             }
         })
     }
@@ -115,10 +139,7 @@ impl FromIterator<Ref> for Refs {
         for x in refs {
             put(&mut w, x.from as u64);
             w.push(edge_code(x.kind) | if x.local { LOCAL } else { 0 });
-            put(&mut w, x.name as u64);
-            put(&mut w, opt(x.qualifier));
-            put_line(&mut w, &mut line, x.line);
-            put(&mut w, x.col as u64);
+            put_tail(&mut w, &mut line, x.name, x.qualifier, x.line, x.col);
             len += 1;
         }
         Refs(Packed {
@@ -140,13 +161,14 @@ impl Mentions {
             let from = get(&mut r) as Ix;
             let kind = MENTION_KINDS[r[0] as usize];
             r = &r[1..];
+            let (name, qualifier, line, col) = get_tail(&mut r, &mut line);
             Mention {
                 from,
                 kind,
-                name: get(&mut r) as Sym,
-                qualifier: unopt(get(&mut r)),
-                line: get_line(&mut r, &mut line),
-                col: get(&mut r) as u32,
+                name,
+                qualifier,
+                line,
+                col,
             }
         })
     }
@@ -158,10 +180,7 @@ impl FromIterator<Mention> for Mentions {
         for x in mentions {
             put(&mut w, x.from as u64);
             w.push(mention_code(x.kind));
-            put(&mut w, x.name as u64);
-            put(&mut w, opt(x.qualifier));
-            put_line(&mut w, &mut line, x.line);
-            put(&mut w, x.col as u64);
+            put_tail(&mut w, &mut line, x.name, x.qualifier, x.line, x.col);
             len += 1;
         }
         Mentions(Packed {

@@ -2,7 +2,7 @@
 //!
 //! `navmap rebuild` on an unchanged repository used to open the map (decode every node,
 //! fact and edge, recompute rank, clusters and the search index), walk the root, find
-//! nothing changed and free it all again. [`Map::unchanged_since_build`] walks the root and
+//! nothing changed and free it all again. [`Map::precheck`] walks the root and
 //! compares it with the `files` table (paths, sizes, mtimes) and the resolver config
 //! hashes in `meta`: when everything matches, the summary comes from the stored counts and
 //! nothing else is read.
@@ -42,19 +42,13 @@ struct Recorded {
 const MAX_RACY_HASHED: usize = 64;
 
 impl Map {
-    /// The summary of a rebuild that would find nothing to do, or `None` when there may be
-    /// something to do (or the map cannot tell without loading). `config.root` must be the
-    /// canonical root, as [`Map::open`] makes it. Reads the database read-only; never
+    /// What a rebuild would find, decided from SQLite and a walk without loading the model:
+    /// in `unchanged`, the summary of a rebuild with nothing to do, or `None` when there may
+    /// be something to do (or the map cannot tell without loading); in `walk`, the walk it
+    /// made (when it got that far), which a rebuild opened next with it in
+    /// [`MapConfig::walked`] reads instead of walking the root again. `config.root` must be
+    /// the canonical root, as [`Map::open`] makes it. Reads the database read-only; never
     /// creates or repairs it.
-    pub fn unchanged_since_build(
-        config: &MapConfig,
-        registry: &Registry,
-    ) -> Result<Option<RebuildSummary>, MapError> {
-        Self::precheck(config, registry).map(|p| p.unchanged)
-    }
-
-    /// [`Map::unchanged_since_build`], and the walk it made (when it got that far): a
-    /// rebuild opened next with it in [`MapConfig::walked`] does not walk the root again.
     pub fn precheck(config: &MapConfig, registry: &Registry) -> Result<Precheck, MapError> {
         let started = std::time::Instant::now();
         let root = &config.root;
@@ -242,7 +236,9 @@ mod tests {
     }
 
     fn check(config: &MapConfig) -> Option<crate::RebuildSummary> {
-        Map::unchanged_since_build(config, &navmap_grammars::registry()).unwrap()
+        Map::precheck(config, &navmap_grammars::registry())
+            .unwrap()
+            .unchanged
     }
 
     const FILES: &[(&str, &str)] = &[

@@ -3,7 +3,7 @@
 //! The command runs the `map_rebuild` tool through the engine (same validation, same
 //! summary), shows the build's progress as an indicatif bar on stderr (hidden when stderr
 //! is not a terminal) and prints one summary line on stdout. When the map can tell from
-//! SQLite alone that nothing changed (`navmap_map::Map::unchanged_since_build`), the map
+//! SQLite alone that nothing changed (`navmap_map::Map::precheck`), the map
 //! is not loaded at all and the line ends with `, up to date`.
 
 use std::process::ExitCode;
