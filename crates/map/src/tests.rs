@@ -1101,9 +1101,13 @@ fn rebuild_is_single_flight_and_never_older_than_its_call() {
     let fx = Fixture::with_delay(&shop(), 60);
     let map = fx.map.clone();
     let first = std::thread::spawn(move || map.rebuild(RebuildOptions::default(), &|_| {}));
-    while !fx.map.is_building() {
+    // Until the first build extracts its first file: its walk is over by then (a build
+    // walks before it extracts), so it cannot see the late file. Waiting only for
+    // `is_building` raced with that walk under load.
+    while fx.toy.extracted.load(Ordering::SeqCst) == 0 {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
+    assert!(fx.map.is_building());
     // Written while the first build runs, before the next two calls.
     fx.write("late", "def function late\n");
     let calls: Vec<_> = (0..2)
