@@ -10,7 +10,7 @@ use crate::NodeKind;
 use crate::id;
 use crate::index;
 use crate::model::{
-    FileRec, Import, Ix, Mention, Model, NO_LINE, Node, Ref, Sym, Target, TypedName,
+    FileRec, Import, Ix, Mention, Model, NO_LINE, Node, Opt32, Ref, Sym, Target, TypedName,
 };
 use crate::types::SkipReason;
 
@@ -232,14 +232,14 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     qname,
                     dup: 1,
                     lang,
-                    file: Some(fix),
-                    parent: None,
+                    file: Some(fix).into(),
+                    parent: Opt32::NONE,
                     start_line: 0,
                     end_line: 0,
                     name_line: 0,
                     name_col: 0,
-                    signature: None,
-                    doc: None,
+                    signature: Opt32::NONE,
+                    doc: Opt32::NONE,
                     exported: true,
                 },
             );
@@ -273,7 +273,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 let old = model.n(ix);
                 if old.kind != d.kind
                     || old.exported != d.exported
-                    || old.signature != signature
+                    || old.signature != signature.into()
                     || old.name != name
                 {
                     ch.changed_names.insert(name);
@@ -291,8 +291,8 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 n.end_line = d.end_line;
                 n.name_line = d.name_line;
                 n.name_col = d.name_col;
-                n.signature = signature;
-                n.doc = doc;
+                n.signature = signature.into();
+                n.doc = doc.into();
                 n.exported = d.exported;
                 ix
             }
@@ -307,14 +307,14 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                         qname,
                         dup,
                         lang,
-                        file: Some(fix),
-                        parent: None,
+                        file: Some(fix).into(),
+                        parent: Opt32::NONE,
                         start_line: d.start_line,
                         end_line: d.end_line,
                         name_line: d.name_line,
                         name_col: d.name_col,
-                        signature,
-                        doc,
+                        signature: signature.into(),
+                        doc: doc.into(),
                         exported: d.exported,
                     },
                 );
@@ -366,7 +366,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                     .filter(|&p| p != ix)
             })
             .unwrap_or(file_node);
-        model.nodes[ix as usize].as_mut().expect("def").parent = Some(parent);
+        model.nodes[ix as usize].as_mut().expect("def").parent = Some(parent).into();
         model.children.push(parent, ix);
     }
 

@@ -26,7 +26,7 @@ use crate::error::{MapError, Result};
 use crate::frontend::ModuleResolver;
 use crate::id;
 use crate::index;
-use crate::model::{Ix, Model, Node, Target};
+use crate::model::{Ix, Model, Node, Opt32, Target};
 use crate::resolve::{self, NewEdge, Pass, Resolver};
 use crate::types::{Phase, Progress, RebuildOptions, RebuildSummary, SkipReason};
 use crate::walk::{self, Scope, Seen};
@@ -985,14 +985,14 @@ fn ext_node(model: &mut Model, lang: u16, package: &str, ch: &mut Changes) -> Ix
             qname,
             dup: 1,
             lang,
-            file: None,
-            parent: None,
+            file: Opt32::NONE,
+            parent: Opt32::NONE,
             start_line: 0,
             end_line: 0,
             name_line: 0,
             name_col: 0,
-            signature: None,
-            doc: None,
+            signature: Opt32::NONE,
+            doc: Opt32::NONE,
             exported: true,
         },
     );

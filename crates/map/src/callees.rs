@@ -20,7 +20,7 @@ impl State {
         let m = &self.model;
         let n = m.n(node);
         let mut out = MentionCheck::default();
-        let (true, Some(fix)) = (n.is_def(), n.file) else {
+        let (true, Some(fix)) = (n.is_def(), n.file.get()) else {
             return Ok(out);
         };
         let f = m.f(fix);

@@ -56,7 +56,7 @@ fn file_graph(model: &Model) -> (Vec<Ix>, Vec<(usize, usize, f64)>) {
                 if e.conf == Confidence::Candidate {
                     continue;
                 }
-                let Some(tf) = model.n(e.other).file else {
+                let Some(tf) = model.n(e.other).file.get() else {
                     continue;
                 };
                 let Some(&b) = pos.get(&tf) else {

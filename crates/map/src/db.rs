@@ -23,7 +23,7 @@ use crate::codec::{DecodeError, Reader, Writer};
 use crate::error::{MapError, Result};
 use crate::index;
 use crate::model::{
-    FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Ref, Target, TypedName,
+    FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Opt32, Ref, Target, TypedName,
 };
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
@@ -304,14 +304,14 @@ impl Db {
                     qname,
                     dup: 1,
                     lang: lang_ix,
-                    file: None,
-                    parent: None,
+                    file: Opt32::NONE,
+                    parent: Opt32::NONE,
                     start_line: 0,
                     end_line: 0,
                     name_line: 0,
                     name_col: 0,
-                    signature: None,
-                    doc: None,
+                    signature: Opt32::NONE,
+                    doc: Opt32::NONE,
                     exported: true,
                 },
             );
@@ -379,7 +379,7 @@ impl Db {
         drop(rows);
         // Containers: every node's parent is in its own file.
         for ix in model.node_ixs().collect::<Vec<_>>() {
-            if let Some(p) = model.n(ix).parent {
+            if let Some(p) = model.n(ix).parent.get() {
                 if model.slot(p).is_none() {
                     return Err(bad("parent of a node is missing"));
                 }
@@ -566,7 +566,7 @@ fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
         w.str(&model.node_id(ix));
         w.str(model.names.str(n.name));
         w.str(model.qname(n));
-        w.u32(n.parent.map(|p| p + 1).unwrap_or(0));
+        w.u32(n.parent.get().map(|p| p + 1).unwrap_or(0));
         w.u32(n.start_line);
         w.u32(n.end_line);
         w.u32(n.name_line);
@@ -608,14 +608,14 @@ pub(crate) fn decode_nodes(
             qname,
             dup,
             lang: rec.lang,
-            file: Some(fix),
-            parent,
+            file: Some(fix).into(),
+            parent: parent.into(),
             start_line: r.u32()?,
             end_line: r.u32()?,
             name_line: r.u32()?,
             name_col: r.u32()?,
-            signature: r.opt_str()?.map(|s| model.texts.intern(s)),
-            doc: r.opt_str()?.map(|s| model.texts.intern(s)),
+            signature: r.opt_str()?.map(|s| model.texts.intern(s)).into(),
+            doc: r.opt_str()?.map(|s| model.texts.intern(s)).into(),
             exported: r.u8()? != 0,
         };
         if model.slot(ix).is_some() || (i == 0) != (kind == NodeKind::File) {

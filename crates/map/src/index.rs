@@ -224,7 +224,7 @@ fn write_bucket(tx: &Transaction, b: u32, bucket: &Bucket) -> Result<()> {
 /// module. `None` for a node the model does not know.
 pub(crate) fn owner(model: &Model, ix: Ix) -> Option<i64> {
     match model.slot(ix) {
-        Some(n) => Some(match n.file {
+        Some(n) => Some(match n.file.get() {
             Some(f) => f as i64,
             None => -(ix as i64),
         }),
@@ -246,7 +246,7 @@ pub(crate) fn write_all(tx: &Transaction, model: &Model) -> Result<()> {
             continue;
         };
         for e in list {
-            if let Some(f) = model.slot(e.other).and_then(|n| n.file) {
+            if let Some(f) = model.slot(e.other).and_then(|n| n.file.get()) {
                 incoming.entry(key).or_default().insert(f);
             }
         }
@@ -285,7 +285,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
         }
         for (sym, defs) in model.by_name.rows() {
             for &d in defs {
-                let Some(f) = model.slot(d).and_then(|n| n.file) else {
+                let Some(f) = model.slot(d).and_then(|n| n.file.get()) else {
                     continue;
                 };
                 if here(name_rows[sym]) {

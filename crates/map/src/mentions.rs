@@ -77,7 +77,7 @@ impl State {
             return Ok(out);
         }
         let sym = t.name;
-        let owner = t.parent.filter(|&p| is_type_like(m.n(p).kind));
+        let owner = t.parent.get().filter(|&p| is_type_like(m.n(p).kind));
         // Rule 2's related types: a receiver typed as a subtype, or as a supertype (an
         // interface the target's type implements: the call may dispatch to the target).
         let subtypes = owner
@@ -91,7 +91,11 @@ impl State {
         // from (`input.path` with `input: Input`, linked to `Input.path`) may dispatch to
         // the target (`Lazy.path`, `Lazy implements Input`).
         let bases = owner.map(|o| supertypes(m, o)).unwrap_or_default();
-        let target_dir = t.file.map(|f| m.f(f).dir().to_string()).unwrap_or_default();
+        let target_dir = t
+            .file
+            .get()
+            .map(|f| m.f(f).dir().to_string())
+            .unwrap_or_default();
         for fix in m.files_mentioning(sym) {
             let f = m.f(fix);
             let occurrences = occurrences(m, fix, sym);
@@ -202,7 +206,7 @@ fn linked(m: &Model, o: &Occurrence, target: Ix) -> bool {
 /// file (imports are edges between files), or when a use in the importing file was
 /// resolved to the target (through a re-export).
 fn import_linked(m: &Model, fix: Ix, to: &Target, target: Ix) -> bool {
-    let target_file = m.n(target).file;
+    let target_file = m.n(target).file.get();
     if let Target::Files(files) = to
         && target_file.is_some_and(|tf| files.contains(&tf))
     {
@@ -243,7 +247,7 @@ fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix, bases: &Has
             && e.conf != Confidence::Candidate
             && other.name == sym
             && !(other.file == t.file && other.qname == t.qname)
-            && !other.parent.is_some_and(|p| bases.contains(&p))
+            && !other.parent.get().is_some_and(|p| bases.contains(&p))
     })
 }
 
@@ -345,7 +349,7 @@ fn binding_in_scope<'m>(
         {
             return Some(b);
         }
-        cur = m.n(c).parent;
+        cur = m.n(c).parent.get();
     }
     None
 }

@@ -115,19 +115,63 @@ pub(crate) struct Node {
     pub qname: Sym,
     /// The `~n` of the ID: 1 for the first definition of its qualified name in its file.
     pub dup: u32,
-    /// `None` for external modules.
-    pub file: Option<Ix>,
+    /// None for external modules.
+    pub file: Opt32,
     /// The container (`contains` edge source): the file node, or the enclosing definition,
     /// or for methods declared apart from their type, that type when it is in the same file.
-    pub parent: Option<Ix>,
+    pub parent: Opt32,
     pub start_line: u32,
     pub end_line: u32,
     pub name_line: u32,
     pub name_col: u32,
     /// In [`Model::texts`].
-    pub signature: Option<Sym>,
+    pub signature: Opt32,
     /// In [`Model::texts`].
-    pub doc: Option<Sym>,
+    pub doc: Opt32,
+}
+
+/// An optional index or symbol in four bytes, `u32::MAX` for none: an `Option<u32>` takes
+/// eight, and a node's four of them made its slot 64 bytes where it is now 48 (issue 19:
+/// the server's resident size). Node and file indexes are row ids and symbols count up
+/// from 0, so neither reaches `u32::MAX`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Opt32(u32);
+
+impl Opt32 {
+    pub const NONE: Opt32 = Opt32(u32::MAX);
+
+    pub fn get(self) -> Option<u32> {
+        (self.0 != u32::MAX).then_some(self.0)
+    }
+
+    pub fn is_some(self) -> bool {
+        self.0 != u32::MAX
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == u32::MAX
+    }
+}
+
+impl From<Option<u32>> for Opt32 {
+    fn from(v: Option<u32>) -> Opt32 {
+        match v {
+            Some(x) => {
+                debug_assert!(x != u32::MAX, "an index or symbol reaches u32::MAX");
+                Opt32(x)
+            }
+            None => Opt32::NONE,
+        }
+    }
+}
+
+// A node slot (`Option<Node>`: the niche of `kind`) stays 48 bytes.
+const _: () = assert!(std::mem::size_of::<Option<Node>>() == 48);
+
+impl std::fmt::Debug for Opt32 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
 }
 
 impl Node {
@@ -555,11 +599,11 @@ impl Model {
     }
 
     pub fn signature(&self, n: &Node) -> Option<&str> {
-        n.signature.map(|s| self.text(s))
+        n.signature.get().map(|s| self.text(s))
     }
 
     pub fn doc(&self, n: &Node) -> Option<&str> {
-        n.doc.map(|s| self.text(s))
+        n.doc.get().map(|s| self.text(s))
     }
 
     /// The pieces of a node's ID, which concatenated are the ID: `<lang>:<path>` for a
@@ -569,7 +613,7 @@ impl Model {
         let lang = self.lang(n.lang);
         let qname = self.qname(n);
         let path = |f: Ix| self.rec(f).map(|r| &*r.path).unwrap_or("");
-        match n.file {
+        match n.file.get() {
             None => [lang, ":", "ext:", qname, "", "", ""],
             Some(f) if n.kind == NodeKind::File => [lang, ":", path(f), "", "", "", ""],
             Some(f) => {
@@ -711,7 +755,7 @@ impl Model {
         let mut sources = Vec::new();
         for e in self.inc.take(ix) {
             if let Some(src) = self.node(e.other) {
-                if let Some(f) = src.file {
+                if let Some(f) = src.file.get() {
                     sources.push(f);
                 }
                 self.out.retain(e.other, |o| o.other != ix);
@@ -720,7 +764,7 @@ impl Model {
         for e in self.out.take(ix) {
             self.inc.retain(e.other, |i| i.other != ix);
         }
-        if let Some(p) = node.parent
+        if let Some(p) = node.parent.get()
             && self.slot(p).is_some()
         {
             self.children.retain(p, |&c| c != ix);
@@ -901,7 +945,7 @@ impl Model {
         self.named_loaded(sym)
             .iter()
             .copied()
-            .filter(move |&d| self.n(d).file == Some(file))
+            .filter(move |&d| self.n(d).file.get() == Some(file))
     }
 
     /// The definitions named `sym` in `files`.
@@ -923,7 +967,7 @@ impl Model {
         self.named_loaded(sym)
             .iter()
             .copied()
-            .filter(move |&d| self.n(d).file.is_some_and(|f| files.contains(&f)))
+            .filter(move |&d| self.n(d).file.get().is_some_and(|f| files.contains(&f)))
     }
 
     /// `by_name` as loaded.
@@ -1022,14 +1066,14 @@ static PLACEHOLDER: std::sync::LazyLock<Node> = std::sync::LazyLock::new(|| Node
     qname: EMPTY_TEXT,
     dup: 1,
     lang: 0,
-    file: None,
-    parent: None,
+    file: Opt32::NONE,
+    parent: Opt32::NONE,
     start_line: 0,
     end_line: 0,
     name_line: 0,
     name_col: 0,
-    signature: None,
-    doc: None,
+    signature: Opt32::NONE,
+    doc: Opt32::NONE,
     exported: false,
 });
 
@@ -1051,4 +1095,21 @@ pub(crate) fn is_type_like(kind: NodeKind) -> bool {
 
 pub(crate) fn is_function_like(kind: NodeKind) -> bool {
     matches!(kind, NodeKind::Function | NodeKind::Method)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_optional_index_in_four_bytes_reads_back_as_written() {
+        for v in [None, Some(0), Some(1), Some(u32::MAX - 1)] {
+            let o = Opt32::from(v);
+            assert_eq!(o.get(), v);
+            assert_eq!(o.is_some(), v.is_some());
+            assert_eq!(o.is_none(), v.is_none());
+            assert_eq!(format!("{o:?}"), format!("{v:?}"));
+        }
+        assert_eq!(std::mem::size_of::<Opt32>(), 4);
+    }
 }

@@ -205,7 +205,7 @@ impl State {
 
     fn is_test(&self, ix: Ix) -> bool {
         let m = &self.model;
-        m.n(ix).file.is_some_and(|f| {
+        m.n(ix).file.get().is_some_and(|f| {
             m.f(f).path.split('/').any(|s| {
                 let s = s.to_lowercase();
                 let stem = s.split('.').next().unwrap_or("");
@@ -301,7 +301,7 @@ impl State {
         let n = m.n(ix);
         let mut path: Vec<String> = vec![root_name.to_lowercase()];
         let mut defs: Vec<String> = Vec::new();
-        match n.file {
+        match n.file.get() {
             Some(f) => {
                 let p = &m.f(f).path;
                 let dirs = p.rsplit_once('/').map(|(d, _)| d).unwrap_or("");

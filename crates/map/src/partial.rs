@@ -177,7 +177,7 @@ impl Db {
             model.files[fix as usize] = Some(rec);
             own.sort_unstable();
             for ix in own {
-                if let Some(p) = model.slot(ix).and_then(|n| n.parent) {
+                if let Some(p) = model.slot(ix).and_then(|n| n.parent.get()) {
                     if model.slot(p).is_none() {
                         return Err(bad("parent of a node is missing"));
                     }

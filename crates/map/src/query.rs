@@ -46,7 +46,7 @@ impl State {
     pub(crate) fn view(&self, ix: Ix) -> NodeView {
         let m = &self.model;
         let n = m.n(ix);
-        let file = n.file.map(|f| m.f(f));
+        let file = n.file.get().map(|f| m.f(f));
         let is_def = n.is_def();
         NodeView {
             id: m.node_id(ix),
@@ -63,6 +63,7 @@ impl State {
             score: (self.score(ix) as f64 * 1000.0).round() / 1000.0,
             cluster: n
                 .file
+                .get()
                 .and_then(|f| self.derived().clustering.of_file.get(&f).copied()),
             stale: file.is_some_and(|f| f.stale),
             parse_errors: file.is_some_and(|f| f.had_errors),
@@ -164,7 +165,7 @@ impl State {
             }
             if direction != Direction::Out {
                 if allowed(EdgeKind::Contains)
-                    && let Some(p) = m.n(node).parent
+                    && let Some(p) = m.n(node).parent.get()
                 {
                     step.push((
                         p,
@@ -179,7 +180,11 @@ impl State {
                 }
                 if allowed(EdgeKind::Exports)
                     && m.n(node).exported
-                    && let Some(p) = m.n(node).parent.filter(|&p| m.n(p).kind == NodeKind::File)
+                    && let Some(p) = m
+                        .n(node)
+                        .parent
+                        .get()
+                        .filter(|&p| m.n(p).kind == NodeKind::File)
                 {
                     step.push((
                         p,
@@ -381,7 +386,7 @@ impl State {
     fn overloads(&self, ix: Ix) -> impl Iterator<Item = Ix> + '_ {
         let m = &self.model;
         let n = m.n(ix);
-        let siblings = match (n.is_def(), n.parent) {
+        let siblings = match (n.is_def(), n.parent.get()) {
             (true, Some(p)) => m.children_of(p),
             _ => &[],
         };

@@ -196,7 +196,7 @@ fn fits(kind: EdgeKind, target: NodeKind) -> bool {
 /// may go unsaid (`implicit_receiver`), the scope walk still sees it: an anonymous class's
 /// methods call each other bare.
 fn is_value_member(m: &Model, node: &crate::model::Node) -> bool {
-    node.kind == NodeKind::Method && node.parent.is_none_or(|p| !is_type_like(m.n(p).kind))
+    node.kind == NodeKind::Method && node.parent.get().is_none_or(|p| !is_type_like(m.n(p).kind))
 }
 
 fn common_prefix_segments(a: &str, b: &str) -> usize {
@@ -653,7 +653,7 @@ impl<'a> Resolver<'a> {
             for b in cx.bindings.values() {
                 match self.binding_lookup(cx, b) {
                     Lookup::Module(fs) => set.extend(fs),
-                    Lookup::Found(n) => set.extend(self.model.n(n).file),
+                    Lookup::Found(n) => set.extend(self.model.n(n).file.get()),
                     Lookup::External | Lookup::NotFound => {}
                 }
             }
@@ -693,7 +693,7 @@ impl<'a> Resolver<'a> {
         // inside another type of the same name (`BaseTest.assertRaises` in another
         // module's `class BaseTest`) is that type's, never this one's.
         let want = format!("{}.{}", m.qname(t), m.names.str(name));
-        let tdir = t.file.map(|f| m.f(f).dir()).unwrap_or("");
+        let tdir = t.file.get().map(|f| m.f(f).dir()).unwrap_or("");
         let closed = self
             .registry
             .by_id(m.lang(t.lang))
@@ -707,12 +707,13 @@ impl<'a> Resolver<'a> {
                     && !(closed
                         && node
                             .parent
+                            .get()
                             .is_some_and(|p| p != ty && is_type_like(m.n(p).kind)))
             })
             .min_by_key(|&n| {
                 let node = m.n(n);
                 let same_file = node.file == t.file;
-                let same_dir = node.file.map(|f| m.f(f).dir()) == Some(tdir);
+                let same_dir = node.file.get().map(|f| m.f(f).dir()) == Some(tdir);
                 (!callable(n), !same_file, !same_dir, n)
             });
         if apart.is_some_and(callable) {
@@ -751,14 +752,14 @@ impl<'a> Resolver<'a> {
             if n.kind == NodeKind::File {
                 break;
             }
-            cur = n.parent;
+            cur = n.parent.get();
         }
         // A method declared apart from its type in another file (Go receivers).
         let n = m.n(from);
         let (prefix, _) = m.qname(n).rsplit_once('.')?;
         let (_, last) = prefix.rsplit_once('.').unwrap_or(("", prefix));
         let sym = m.names.get(last)?;
-        let dir = n.file.map(|f| m.f(f).dir());
+        let dir = n.file.get().map(|f| m.f(f).dir());
         m.defs_qualified(sym, prefix)
             .filter(|&d| {
                 let dn = m.n(d);
@@ -766,7 +767,11 @@ impl<'a> Resolver<'a> {
             })
             .min_by_key(|&d| {
                 let dn = m.n(d);
-                (dn.file != n.file, dn.file.map(|f| m.f(f).dir()) != dir, d)
+                (
+                    dn.file != n.file,
+                    dn.file.get().map(|f| m.f(f).dir()) != dir,
+                    d,
+                )
             })
     }
 
@@ -814,7 +819,7 @@ impl<'a> Resolver<'a> {
             if is_file {
                 break;
             }
-            cur = node.parent;
+            cur = node.parent.get();
         }
         // A member of the enclosing type, where the language lets the receiver go unsaid.
         if self.implicit_receiver(cx)
@@ -911,7 +916,7 @@ impl<'a> Resolver<'a> {
             && let Lookup::Found(t) = self.lookup_in_files(&fs, m.names.get(last)?, 0)
             && is_type_like(m.n(t).kind)
         {
-            let conf = if m.n(t).file == Some(cx.file) {
+            let conf = if m.n(t).file.get() == Some(cx.file) {
                 Confidence::Exact
             } else {
                 Confidence::Import
@@ -941,10 +946,10 @@ impl<'a> Resolver<'a> {
             .filter(|&d| {
                 let node = m.n(d);
                 node.lang == cx.lang
-                    && node.file != Some(cx.file)
+                    && node.file.get() != Some(cx.file)
                     && !is_value_member(m, node)
                     && fits(kind, node.kind)
-                    && (node.exported || node.file.map(|f| m.f(f).dir()) == Some(dir))
+                    && (node.exported || node.file.get().map(|f| m.f(f).dir()) == Some(dir))
             })
             .collect();
         match visible.len() {
@@ -959,9 +964,9 @@ impl<'a> Resolver<'a> {
         let dir = parent_dir(cx.path);
         c.sort_by_cached_key(|&n| {
             let node = m.n(n);
-            let path = node.file.map(|f| &*m.f(f).path).unwrap_or("");
+            let path = node.file.get().map(|f| &*m.f(f).path).unwrap_or("");
             (
-                node.file != Some(cx.file),
+                node.file.get() != Some(cx.file),
                 parent_dir(path) != dir,
                 usize::MAX - common_prefix_segments(path, cx.path),
                 m.node_id(n),
@@ -1170,12 +1175,12 @@ impl<'a> Resolver<'a> {
                 module = Some(c);
                 break;
             }
-            cur = n.parent;
+            cur = n.parent.get();
         }
         let module = module?;
         let scope = match word {
             PathWord::Current => module,
-            PathWord::Parent => m.n(module).parent?,
+            PathWord::Parent => m.n(module).parent.get()?,
             PathWord::Root => return None,
         };
         let found = m.children_of(scope).iter().copied().find(|&c| {
@@ -1273,7 +1278,7 @@ impl<'a> Resolver<'a> {
                 } else if node.kind == NodeKind::File {
                     self.member_of_lookup(
                         cx,
-                        Lookup::Module(vec![node.file.unwrap_or(0)]),
+                        Lookup::Module(vec![node.file.get().unwrap_or(0)]),
                         conf,
                         name,
                         kind,
@@ -1312,7 +1317,7 @@ impl<'a> Resolver<'a> {
             return Outcome::Drop;
         }
         // The type is resolved from the declaring file's point of view.
-        let decl_file = node.file.unwrap_or(cx.file);
+        let decl_file = node.file.get().unwrap_or(cx.file);
         let decl_cx;
         let dcx = if decl_file == cx.file {
             cx
@@ -1322,10 +1327,10 @@ impl<'a> Resolver<'a> {
         };
         let own_name = m.names.str(node.name);
         let qualified_member;
-        let bound_as = match node.parent.map(|p| m.n(p)) {
+        let bound_as = match node.parent.get().map(|p| m.n(p)) {
             // A field or property: bound as `self.x` / `this.x` in its type.
             Some(p) if is_type_like(p.kind) => {
-                let t = node.parent.unwrap_or(v);
+                let t = node.parent.get().unwrap_or(v);
                 let bs = &m.f(decl_file).bindings;
                 qualified_member = bs.iter().find(|b| {
                     m.text(b.name)
@@ -1421,7 +1426,7 @@ impl<'a> Resolver<'a> {
             if n.kind == NodeKind::File {
                 return None;
             }
-            cur = n.parent;
+            cur = n.parent.get();
         }
         None
     }
@@ -1508,14 +1513,14 @@ impl<'a> Resolver<'a> {
                         found = Some((c, t));
                         break;
                     }
-                    cur = n.parent;
+                    cur = n.parent.get();
                 }
                 found?
             }
             _ => return None,
         };
         let elem = infer::element_type(text, &lang.manifest.element_types)?;
-        let file = m.n(decl).file?;
+        let file = m.n(decl).file.get()?;
         let dcx;
         let dcx = if file == cx.file {
             cx
@@ -1557,7 +1562,7 @@ impl<'a> Resolver<'a> {
         if !(is_type_like(node.kind) || node.kind == NodeKind::Constant) {
             return None;
         }
-        let file = node.file?;
+        let file = node.file.get()?;
         let fcx;
         let fcx = if file == cx.file {
             cx
@@ -1634,7 +1639,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let ret = infer::return_type(m.signature(node)?, callee)?;
-        let file = node.file?;
+        let file = node.file.get()?;
         // `-> Self`: the type the function belongs to.
         if self.is_receiver(file, ret) {
             return self.enclosing_type(f).map(|t| (t, conf));
@@ -1665,7 +1670,7 @@ impl<'a> Resolver<'a> {
             {
                 return Some(t);
             }
-            cur = n.parent;
+            cur = n.parent.get();
         }
         None
     }
@@ -1714,13 +1719,14 @@ impl<'a> Resolver<'a> {
             .registry
             .by_id(m.lang(cx.lang))
             .is_some_and(|l| l.manifest.member_candidates);
-        let in_reach = |n: Ix| m.n(n).file.is_some_and(|f| reach.contains(&f));
+        let in_reach = |n: Ix| m.n(n).file.get().is_some_and(|f| reach.contains(&f));
         let mut c: Vec<Ix> = m
             .defs_named_in(name, reach)
             .filter(|&n| {
                 let node = m.n(n);
                 let top_level = m.qname(node) == name_str;
-                let member = members && node.parent.is_some_and(|p| is_type_like(m.n(p).kind));
+                let member =
+                    members && node.parent.get().is_some_and(|p| is_type_like(m.n(p).kind));
                 in_reach(n) && (top_level || member) && fits(kind, node.kind)
             })
             .collect();
@@ -1734,7 +1740,7 @@ impl<'a> Resolver<'a> {
                     let node = m.n(n);
                     in_reach(n)
                         && node.kind == NodeKind::Method
-                        && node.parent.is_some_and(|p| is_type_like(m.n(p).kind))
+                        && node.parent.get().is_some_and(|p| is_type_like(m.n(p).kind))
                         && fits(kind, node.kind)
                 })
                 .collect();

@@ -1502,7 +1502,7 @@ fn a_derived_node_id_is_the_written_one_and_finds_its_node() {
         for ix in m.node_ixs() {
             let n = m.n(ix);
             let id = m.node_id(ix);
-            let written = match n.file {
+            let written = match n.file.get() {
                 None => id::external_id(m.lang(n.lang), m.qname(n)),
                 Some(f) if n.kind == NodeKind::File => id::file_id(m.lang(n.lang), &m.f(f).path),
                 Some(f) => id::symbol_id(m.lang(n.lang), &m.f(f).path, m.qname(n), n.dup),

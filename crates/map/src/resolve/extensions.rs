@@ -26,7 +26,7 @@ impl Resolver<'_> {
                 n.lang == cx.lang
                     && fits(EdgeKind::Calls, n.kind)
                     && self.declared_apart(n)
-                    && (n.exported || n.file.map(|f| m.f(f).dir()) == Some(dir))
+                    && (n.exported || n.file.get().map(|f| m.f(f).dir()) == Some(dir))
             })
             .collect();
         match found.len() {
@@ -35,7 +35,7 @@ impl Resolver<'_> {
                 let d = found[0];
                 let imported = matches!(
                     cx.bindings.get(m.names.str(name)),
-                    Some(Binding::Symbol { files, .. }) if m.n(d).file.is_some_and(|f| files.contains(&f))
+                    Some(Binding::Symbol { files, .. }) if m.n(d).file.get().is_some_and(|f| files.contains(&f))
                 );
                 let conf = if imported {
                     Confidence::Import
@@ -52,7 +52,9 @@ impl Resolver<'_> {
     /// what `import a.b.toHttpUrl` names, although its qualified name is the type's.
     pub(super) fn top_level_extension(&self, n: &Node) -> bool {
         let m = self.model;
-        n.parent.is_some_and(|p| m.n(p).kind == NodeKind::File)
+        n.parent
+            .get()
+            .is_some_and(|p| m.n(p).kind == NodeKind::File)
             && self.declared_apart(n)
             && self
                 .registry
@@ -67,7 +69,7 @@ impl Resolver<'_> {
         if !is_function_like(n.kind) || !m.qname(n).contains('.') {
             return false;
         }
-        match n.parent.map(|p| m.n(p)) {
+        match n.parent.get().map(|p| m.n(p)) {
             Some(p) if is_type_like(p.kind) => {
                 n.start_line > p.end_line || n.end_line < p.start_line
             }

@@ -77,7 +77,7 @@ impl Resolver<'_> {
     fn one_of_reopenings(&self, cx: &FileCx, mut found: Vec<Ix>) -> Outcome {
         let m = self.model;
         let reach = self.reachable(cx);
-        let conf = |d: Ix| match m.n(d).file {
+        let conf = |d: Ix| match m.n(d).file.get() {
             Some(f) if f == cx.file => Confidence::Exact,
             Some(f) if reach.contains(&f) => Confidence::Import,
             _ => Confidence::Name,
@@ -93,9 +93,9 @@ impl Resolver<'_> {
         }
         found.sort_by_cached_key(|&d| {
             let n = m.n(d);
-            let path = n.file.map(|f| &*m.f(f).path).unwrap_or("");
+            let path = n.file.get().map(|f| &*m.f(f).path).unwrap_or("");
             (
-                n.file != Some(cx.file),
+                n.file.get() != Some(cx.file),
                 !named_after(path, m.names.str(n.name)),
                 usize::MAX - m.children_of(d).len(),
                 d,
