@@ -491,7 +491,7 @@ impl State {
         let mut hits: Vec<(f64, Ix, MatchKind)> = self
             .derived()
             .search
-            .find(q)
+            .find(m, q)
             .into_iter()
             .filter(|(ix, _, _)| kind.is_none_or(|k| m.n(*ix).kind == k))
             .map(|(ix, mk, closeness)| {

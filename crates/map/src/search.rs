@@ -7,7 +7,8 @@
 //! entries left for a bounded Damerau-Levenshtein (small typos) or a subsequence test,
 //! both skipped at once when the masks show too many missing characters. Qualified names are
 //! scanned only when the query has a separator (`.`, `::`, `#`), file paths always (there
-//! are few). Linear on purpose: at 100k distinct names it stays around a millisecond and
+//! are few), both read from the model and lower-cased as they are compared (issue 19: a
+//! lower-cased copy of every qualified name and path was a third of the index). Linear on purpose: at 100k distinct names it stays around a millisecond and
 //! needs no tuning. Updated incrementally: a rebuild re-registers only the nodes it
 //! touched, so a one-file change costs microseconds here.
 
@@ -22,8 +23,6 @@ use crate::types::MatchKind;
 const NONE: u32 = u32::MAX;
 /// Fuzzy matching runs only while exact/prefix/substring matches are fewer than this.
 pub(crate) const FUZZY_ONLY_BELOW: usize = 200;
-/// Marks a [`Span`] as a file node's path (otherwise a qualified name).
-const PATH_BIT: u32 = 1 << 31;
 
 /// One distinct lower-cased name: 24 bytes, its text in `buf` and its nodes inline when
 /// there is one (most names), so the index holds no allocation per name (issue 19: the
@@ -39,25 +38,6 @@ struct Entry {
     many: u32,
 }
 
-/// A text in `texts`: a node's lower-cased qualified name or path; `len == 0` for none.
-#[derive(Clone, Copy, Default)]
-struct Span {
-    start: u32,
-    /// Length, with [`PATH_BIT`] set for a path.
-    len: u32,
-}
-
-impl Span {
-    fn is_path(self) -> bool {
-        self.len & PATH_BIT != 0
-    }
-
-    fn range(self) -> std::ops::Range<usize> {
-        let len = (self.len & !PATH_BIT) as usize;
-        self.start as usize..self.start as usize + len
-    }
-}
-
 #[derive(Default)]
 pub(crate) struct SearchIndex {
     entries: Vec<Entry>,
@@ -71,12 +51,8 @@ pub(crate) struct SearchIndex {
     hasher: foldhash::fast::FixedState,
     /// Node → its entry (`NONE` when not indexed).
     node_entry: Vec<u32>,
-    /// Node → its lower-cased qualified name (definitions whose name is qualified) or
-    /// path (file nodes), in `texts`.
-    spans: Vec<Span>,
-    texts: String,
-    /// Bytes of `texts` no span points at any more (replaced by an update).
-    garbage: usize,
+    /// The file nodes, ascending: their paths are searched on every query.
+    file_nodes: Vec<Ix>,
 }
 
 /// Which of 64 buckets a byte falls in: letters, digits and `_` get their own.
@@ -101,7 +77,7 @@ impl SearchIndex {
         idx.entries.shrink_to_fit();
         idx.lists.shrink_to_fit();
         idx.buf.shrink_to_fit();
-        idx.texts.shrink_to_fit();
+        idx.file_nodes.shrink_to_fit();
         idx.by_lower.shrink_to_fit(|&e| {
             let e = &idx.entries[e as usize];
             idx.hasher
@@ -111,13 +87,12 @@ impl SearchIndex {
     }
 
     /// Rebuilt from scratch when emptied entries (renamed or deleted names) make up most
-    /// of the index, or replaced texts most of `texts`.
+    /// of the index.
     pub fn needs_compaction(&self) -> bool {
         let empty = (0..self.entries.len())
             .filter(|&e| self.entry_nodes(e).is_empty())
             .count();
-        (empty > 1024 && empty * 2 > self.entries.len())
-            || (self.garbage > 1 << 16 && self.garbage * 2 > self.texts.len())
+        empty > 1024 && empty * 2 > self.entries.len()
     }
 
     fn name(&self, e: usize) -> &str {
@@ -169,7 +144,6 @@ impl SearchIndex {
         let need = ix as usize + 1;
         if self.node_entry.len() < need {
             self.node_entry.resize(need, NONE);
-            self.spans.resize(need, Span::default());
         }
     }
 
@@ -198,30 +172,6 @@ impl SearchIndex {
         e
     }
 
-    /// Sets a node's qualified name or path (`None`: it has neither).
-    fn set_span(&mut self, i: usize, text: Option<(String, bool)>) {
-        let old = self.spans[i];
-        match text {
-            Some((t, path)) if !t.is_empty() => {
-                if old.len != 0 && old.is_path() == path && self.texts[old.range()] == *t {
-                    return;
-                }
-                self.garbage += old.range().len();
-                let start = self.texts.len() as u32;
-                self.texts.push_str(&t);
-                let flag = if path { PATH_BIT } else { 0 };
-                self.spans[i] = Span {
-                    start,
-                    len: t.len() as u32 | flag,
-                };
-            }
-            _ => {
-                self.garbage += old.range().len();
-                self.spans[i] = Span::default();
-            }
-        }
-    }
-
     /// Re-registers these nodes as they are now in the model (gone ones leave).
     pub fn update(&mut self, model: &Model, nodes: impl IntoIterator<Item = Ix>) {
         for ix in nodes {
@@ -229,6 +179,12 @@ impl SearchIndex {
             let i = ix as usize;
             let old = self.node_entry[i];
             let node = model.node(ix);
+            let is_file = node.is_some_and(|n| n.kind == NodeKind::File);
+            match (self.file_nodes.binary_search(&ix), is_file) {
+                (Err(at), true) => self.file_nodes.insert(at, ix),
+                (Ok(at), false) => _ = self.file_nodes.remove(at),
+                _ => {}
+            }
             let lower = node.map(|n| model.names.str(n.name).to_lowercase());
             if old != NONE {
                 let same = lower
@@ -239,8 +195,7 @@ impl SearchIndex {
                     self.node_entry[i] = NONE;
                 }
             }
-            let (Some(n), Some(lower)) = (node, lower) else {
-                self.set_span(i, None);
+            let Some(lower) = lower else {
                 continue;
             };
             if self.node_entry[i] == NONE {
@@ -251,13 +206,6 @@ impl SearchIndex {
                 self.push_node(e, ix);
                 self.node_entry[i] = e;
             }
-            let text = match n.kind {
-                NodeKind::File => Some((model.qname(n).to_lowercase(), true)),
-                NodeKind::Module => None,
-                _ if model.qname(n).contains('.') => Some((model.qname(n).to_lowercase(), false)),
-                _ => None,
-            };
-            self.set_span(i, text);
         }
     }
 
@@ -275,18 +223,40 @@ impl SearchIndex {
             .filter(|(_, nodes)| !nodes.is_empty())
     }
 
-    /// Nodes with a qualified name (`path == false`) or a path, in node order.
-    fn texts_of(&self, path: bool) -> impl Iterator<Item = (usize, &str)> {
-        self.spans
+    /// The definitions whose qualified name is qualified (holds a `.`), in node order,
+    /// with it as written.
+    fn qualified<'m>(
+        model: &'m Model,
+        query: &'m [u8],
+    ) -> impl Iterator<Item = (Ix, &'m str)> + 'm {
+        // A query with a `.` is found only in a name with one: no test needed.
+        let any = memchr::memchr(b'.', query).is_some();
+        model.nodes.iter().enumerate().filter_map(move |(ix, n)| {
+            let n = n.as_ref()?;
+            if matches!(n.kind, NodeKind::File | NodeKind::Module) {
+                return None;
+            }
+            let qname = model.qname(n);
+            // Shorter than the query: neither equal to it nor holding it, lower-cased
+            // (ASCII keeps its length; other text may grow).
+            if qname.len() < query.len() && qname.is_ascii() {
+                return None;
+            }
+            (any || qname.contains('.')).then_some((ix as Ix, qname))
+        })
+    }
+
+    /// The file nodes, in node order, with their paths as written.
+    fn paths<'m>(&'m self, model: &'m Model) -> impl Iterator<Item = (Ix, &'m str)> + 'm {
+        self.file_nodes
             .iter()
-            .enumerate()
-            .filter(move |(_, s)| s.len != 0 && s.is_path() == path)
-            .map(|(n, s)| (n, &self.texts[s.range()]))
+            .filter_map(|&ix| Some((ix, model.qname(model.slot(ix)?))))
+            .filter(|(_, path)| !path.is_empty())
     }
 
     /// Every matching node with how it matched (the best way, when several) and a
-    /// closeness in [0, 1).
-    pub fn find(&self, query: &str) -> Vec<(Ix, MatchKind, f64)> {
+    /// closeness in [0, 1). `model` is the one the index was last updated from.
+    pub fn find(&self, model: &Model, query: &str) -> Vec<(Ix, MatchKind, f64)> {
         let ql = query.trim().to_lowercase();
         if ql.is_empty() {
             return vec![];
@@ -296,7 +266,7 @@ impl SearchIndex {
         let max_typos = if q.len() <= 5 { 1 } else { 2 };
         let mut hits: Vec<(Ix, MatchKind, f64)> = Vec::new();
         // Node → its position in `hits`, so later tiers keep only the best match.
-        let mut at: Vec<u32> = vec![NONE; self.node_entry.len()];
+        let mut at: Vec<u32> = vec![NONE; self.node_entry.len().max(model.nodes.len())];
         // Exact, prefix, substring: every occurrence of the query in the name buffer.
         let mut matched = vec![false; self.entries.len()];
         if !ql.contains('\n') {
@@ -351,12 +321,16 @@ impl SearchIndex {
                 hits[p as usize] = (n, kind, c);
             }
         };
+        // One searcher per query (`str::contains` builds one per call: most of a scan).
+        let mut lower = Vec::new();
         if ql.contains(['.', ':', '#']) {
             let qn = ql.replace("::", ".").replace('#', ".");
-            for (n, qname) in self.texts_of(false) {
-                let kind = if *qname == *qn {
+            let finder = memchr::memmem::Finder::new(qn.as_bytes());
+            for (n, qname) in Self::qualified(model, qn.as_bytes()) {
+                let qname = lower_into(qname, &mut lower);
+                let kind = if qname == qn.as_bytes() {
                     MatchKind::Exact
-                } else if qname.contains(qn.as_str()) {
+                } else if finder.find(qname).is_some() {
                     MatchKind::QualifiedName
                 } else {
                     continue;
@@ -364,18 +338,20 @@ impl SearchIndex {
                 better(
                     &mut hits,
                     &mut at,
-                    n as Ix,
+                    n,
                     kind,
                     closeness(qn.len(), qname.len()),
                 );
             }
         }
-        for (n, path) in self.texts_of(true) {
-            if path.contains(ql.as_str()) {
+        let finder = memchr::memmem::Finder::new(q);
+        for (n, path) in self.paths(model) {
+            let path = lower_into(path, &mut lower);
+            if finder.find(path).is_some() {
                 better(
                     &mut hits,
                     &mut at,
-                    n as Ix,
+                    n,
                     MatchKind::Path,
                     closeness(q.len(), path.len()),
                 );
@@ -383,6 +359,19 @@ impl SearchIndex {
         }
         hits
     }
+}
+
+/// `text` lower-cased as `str::to_lowercase` writes it, in `buf` (ASCII in place, without
+/// allocating).
+fn lower_into<'b>(text: &str, buf: &'b mut Vec<u8>) -> &'b [u8] {
+    buf.clear();
+    if text.is_ascii() {
+        buf.extend_from_slice(text.as_bytes());
+        buf.make_ascii_lowercase();
+    } else {
+        buf.extend_from_slice(text.to_lowercase().as_bytes());
+    }
+    buf
 }
 
 /// In [0, 1): how much of the candidate the query covers (longer names rank lower).
@@ -481,6 +470,14 @@ mod tests {
         assert_eq!(bounded_dl(b"abc", b"xyz", 1), None);
         assert!(fuzzy(b"sesstore", b"sessionstore", 2).is_some());
         assert!(fuzzy(b"xsstore", b"sessionstore", 2).is_none());
+    }
+
+    #[test]
+    fn texts_fold_as_to_lowercase_writes_them() {
+        let mut buf = Vec::new();
+        for t in ["os.path.Join", "ÉCOLE.Straße", "İstanbul.X", "a_b/C.py", ""] {
+            assert_eq!(lower_into(t, &mut buf), t.to_lowercase().as_bytes());
+        }
     }
 
     #[test]

@@ -537,6 +537,10 @@ fn search_ranks_exact_prefix_and_typos() {
     let path = fx.map.search("util/", None, 10).unwrap();
     assert!(path.results.iter().all(|h| h.matched == MatchKind::Path));
     assert_eq!(path.total, 3);
+    // Qualified names and paths are compared lower-cased, as names are.
+    let q = fx.map.search("sessionSTORE::REFRESH", None, 10).unwrap();
+    assert_eq!(q.results[0].node.id, fx.id("store", "SessionStore.refresh"));
+    assert_eq!(fx.map.search("UTIL/", None, 10).unwrap().total, 3);
     let none = fx.map.search("zzzzqqq", None, 10).unwrap();
     assert_eq!(none.total, 0);
     assert!(matches!(
