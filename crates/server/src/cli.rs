@@ -277,6 +277,7 @@ async fn serve(
         };
         tracing::info!(root = %ctx.root.display(), "map open");
         crate::memory::release_freed();
+        crate::memory::release_code_of_open();
         if no_build {
             ctx.build_on_first_call
                 .store(false, std::sync::atomic::Ordering::Relaxed);
