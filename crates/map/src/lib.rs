@@ -65,7 +65,8 @@
 //!   skipped when a rebuild changed no edge or node.
 //! - **Clusters** (`cluster.rs`): Louvain on the file graph, deterministic.
 //! - **Search** (`search.rs`): an in-memory name index, updated per changed node; no
-//!   allocation per name (names and qualified names in shared strings).
+//!   allocation per name (names in one shared string); qualified names and paths read
+//!   from the model and lower-cased as they are compared.
 //! - **Concurrency**: `Map` is `Send + Sync`; queries take a read lock on the model;
 //!   a rebuild is single-flight (a concurrent call joins the running one and gets its
 //!   result when that one started after the call and covers it, else runs next) and
