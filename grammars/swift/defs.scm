@@ -9,10 +9,12 @@
   name: [(user_type (type_identifier) @owner) (type_identifier) @owner]
   body: (_) @owner.body)
 
+; `name: (_ bound_identifier: …)`: a declaration's `name:` holding `bound_identifier:` is
+; always a `pattern`; a wildcard parent costs nothing to compile (grammars/README.md).
 ; Protocols and their requirements.
 (protocol_declaration name: (type_identifier) @name body: (_) @body) @definition.interface
 (protocol_body (protocol_function_declaration name: (simple_identifier) @name) @definition.method)
-(protocol_body (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(protocol_body (protocol_property_declaration name: (_ bound_identifier: (simple_identifier) @name)) @definition.property)
 
 ; Members of types (and of extensions, through `@owner.body`).
 ; `function_declaration` patterns leave `@name`/`@body` to the engine (its `name` and `body`
@@ -21,8 +23,8 @@
 (enum_class_body (function_declaration) @definition.method)
 (class_body (init_declaration "init" @name body: (_) @body) @definition.method)
 (enum_class_body (init_declaration "init" @name body: (_) @body) @definition.method)
-(class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
-(enum_class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(class_body (property_declaration name: (_ bound_identifier: (simple_identifier) @name)) @definition.property)
+(enum_class_body (property_declaration name: (_ bound_identifier: (simple_identifier) @name)) @definition.property)
 ; `case red, green`: each case is a constant (the definition is the name: one entry holds several).
 (enum_entry name: (simple_identifier) @name @definition.constant)
 
@@ -33,8 +35,8 @@
 (function_declaration) @definition.function
 
 ; File-level `let` is a constant, `var` a variable. Locals are not nodes.
-(source_file (property_declaration (value_binding_pattern mutability: "let") name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
-(source_file (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+(source_file (property_declaration (value_binding_pattern mutability: "let") name: (_ bound_identifier: (simple_identifier) @name)) @definition.constant)
+(source_file (property_declaration name: (_ bound_identifier: (simple_identifier) @name)) @definition.variable)
 
 ; Doc comments (`///`, `/** */`) right above a definition.
 ([(comment) (multiline_comment)]+ @doc . (_) @doc.for
