@@ -36,8 +36,9 @@
 ; enumerators, and lambda parameters (`@local.scope`: the lambda). `parse(x)` with
 ; `parse: Int => Unit` applies the parameter, never a method of the same name elsewhere.
 (lambda_expression parameters: (identifier) @local.name) @local.scope
+; (A lambda's `parameters:` holding a `binding` is a `bindings`.)
 (lambda_expression
-  parameters: (bindings (binding name: (identifier) @local.name))) @local.scope
+  parameters: (_ (binding name: (identifier) @local.name))) @local.scope
 (parameter name: (identifier) @local.name)
 (val_definition pattern: (identifier) @local.name)
 (var_definition pattern: (identifier) @local.name)

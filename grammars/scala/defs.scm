@@ -21,20 +21,19 @@
 (function_definition name: (identifier) @name body: (_) @body) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
 
+; (`(_ … pattern: …)`: among a body's or a file's children only `val_definition` and
+; `var_definition` have a `pattern:` field; a wildcard parent costs nothing to compile,
+; grammars/README.md.)
 ; Values: `final val` is a constant; other `val`/`var` in a template body properties, at the
 ; top level (Scala 3) variables; local values in function bodies are not nodes.
-((template_body [(val_definition (modifiers) @_m pattern: (identifier) @name)
-                 (var_definition (modifiers) @_m pattern: (identifier) @name)] @definition.constant)
+((template_body (_ (modifiers) @_m pattern: (identifier) @name) @definition.constant)
   (#match? @_m "final"))
-((compilation_unit [(val_definition (modifiers) @_m pattern: (identifier) @name)
-                    (var_definition (modifiers) @_m pattern: (identifier) @name)] @definition.constant)
+((compilation_unit (_ (modifiers) @_m pattern: (identifier) @name) @definition.constant)
   (#match? @_m "final"))
-(template_body [(val_definition pattern: (identifier) @name)
-                (var_definition pattern: (identifier) @name)
+(template_body [(_ pattern: (identifier) @name)
                 (val_declaration name: (identifier) @name)
                 (var_declaration name: (identifier) @name)] @definition.property)
-(compilation_unit [(val_definition pattern: (identifier) @name)
-                   (var_definition pattern: (identifier) @name)] @definition.variable)
+(compilation_unit (_ pattern: (identifier) @name) @definition.variable)
 ; Class parameters are members (a plain one is a private field the body may use, also as
 ; `this.x`); public when `val`/`var` or of a `case class`.
 (class_parameter name: (identifier) @name) @definition.property
@@ -49,5 +48,6 @@
  (function_declaration) (val_definition) (var_definition) (val_declaration)
  (var_declaration)] @exported
 (class_parameter ["val" "var"]) @exported
-(class_definition "case" (class_parameters (class_parameter) @exported))
+; (`class_parameters` is the only child of a class holding a `class_parameter`.)
+(class_definition "case" (_ (class_parameter) @exported))
 ((_ (modifiers (access_modifier) @_v)) @unexported (#match? @_v "^(private|protected)"))

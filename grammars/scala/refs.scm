@@ -2,9 +2,10 @@
 
 ; Calls (also `T(…)`, a case class's or companion's `apply`): `f()`, `a.b.f()`, `f[T]()`.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression value: (_) @qualifier field: (identifier) @name)) @reference.call
+; (`(_ value: … field: …)`: only a `field_expression` has both fields; grammars/README.md.)
+(call_expression function: (_ value: (_) @qualifier field: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function function: (field_expression value: (_) @qualifier field: (identifier) @name))) @reference.call
+(call_expression function: (generic_function function: (_ value: (_) @qualifier field: (identifier) @name))) @reference.call
 ; Constructions: `new C()`, `new C[T]()`, `new a.b.C()`.
 (instance_expression [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.call
 (instance_expression [(stable_type_identifier (_) @qualifier . (type_identifier) @name .)
