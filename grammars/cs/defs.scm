@@ -15,6 +15,10 @@
 ; Enum members are nodes, so "the members of an enum" is answerable.
 (enum_member_declaration name: (identifier) @name) @definition.constant
 
+; Parents a field or a child names are wildcards (compile cost, grammars/README.md): of a
+; field's children only a `variable_declaration` holds a `variable_declarator`; of a
+; record's only a `parameter_list` holds a `parameter`; a namespace's or interface's
+; `body:` is a `declaration_list`.
 ; Members: methods, constructors and local functions (functions inside a method body).
 (method_declaration name: (identifier) @name body: (_) @body) @definition.method
 ; Without a body (interfaces, `abstract`, `extern`): the signature runs to the `;`, so
@@ -27,14 +31,14 @@
 
 ; `const` fields are constants, other fields, properties and events properties.
 ; `@context`: the signature starts at the field's modifiers and type.
-((field_declaration (modifier) @_m (variable_declaration (variable_declarator name: (identifier) @name) @definition.constant)) @context
+((field_declaration (modifier) @_m (_ (variable_declarator name: (identifier) @name) @definition.constant)) @context
   (#eq? @_m "const"))
-(field_declaration (variable_declaration (variable_declarator name: (identifier) @name) @definition.property)) @context
-(event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name) @definition.property)) @context
+(field_declaration (_ (variable_declarator name: (identifier) @name) @definition.property)) @context
+(event_field_declaration (_ (variable_declarator name: (identifier) @name) @definition.property)) @context
 (property_declaration name: (identifier) @name accessors: (_) @body) @definition.property
 (property_declaration name: (identifier) @name) @definition.property
 ; Primary-constructor parameters of records are properties.
-(record_declaration (parameter_list (parameter name: (identifier) @name) @definition.property))
+(record_declaration (_ (parameter name: (identifier) @name) @definition.property))
 
 ; XML doc comments: a run of `///` lines right before a declaration.
 (((comment)+ @doc . (_) @doc.for)
@@ -46,14 +50,14 @@
 ; enum members are public.
 (compilation_unit [(class_declaration) (record_declaration) (struct_declaration)
                    (interface_declaration) (enum_declaration) (delegate_declaration)] @exported)
-(namespace_declaration body: (declaration_list [(class_declaration) (record_declaration)
+(namespace_declaration body: (_ [(class_declaration) (record_declaration)
   (struct_declaration) (interface_declaration) (enum_declaration) (delegate_declaration)] @exported))
 ((_ (modifier) @_m) @exported (#any-of? @_m "public" "internal"))
-((field_declaration (modifier) @_m (variable_declaration (variable_declarator) @exported))
+((field_declaration (modifier) @_m (_ (variable_declarator) @exported))
   (#any-of? @_m "public" "internal"))
-((event_field_declaration (modifier) @_m (variable_declaration (variable_declarator) @exported))
+((event_field_declaration (modifier) @_m (_ (variable_declarator) @exported))
   (#any-of? @_m "public" "internal"))
-(interface_declaration body: (declaration_list [(method_declaration) (property_declaration)] @exported))
+(interface_declaration body: (_ [(method_declaration) (property_declaration)] @exported))
 (enum_member_declaration) @exported
 ((_ (modifier) @_m) @unexported (#eq? @_m "private"))
 
