@@ -6,6 +6,6 @@
    left: [(constant) (identifier) (instance_variable)] @binding.name
    right: (call receiver: [(constant) @binding.type
                           (scope_resolution !scope name: (constant) @binding.type)
-                          (scope_resolution scope: (_) @binding.qualifier name: (constant) @binding.type)]
+                          (_ scope: (_) @binding.qualifier name: (constant) @binding.type)]
                 method: (identifier) @_new)) @binding
   (#eq? @_new "new"))

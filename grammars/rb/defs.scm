@@ -8,12 +8,13 @@
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.function
 
+; (`(_ scope: …)`: only a `scope_resolution` has `scope:`; grammars/README.md.)
 (class name: [(constant) @name
               (scope_resolution !scope name: (constant) @name)
-              (scope_resolution scope: (_) @owner name: (constant) @name)]) @definition.class
+              (_ scope: (_) @owner name: (constant) @name)]) @definition.class
 (module name: [(constant) @name
                (scope_resolution !scope name: (constant) @name)
-               (scope_resolution scope: (_) @owner name: (constant) @name)]) @definition.module
+               (_ scope: (_) @owner name: (constant) @name)]) @definition.module
 
 ; `DEFAULT_TTL = 3600`, `STORE = SessionStore.new` (Ruby forbids them inside methods).
 (assignment left: (constant) @name) @definition.constant

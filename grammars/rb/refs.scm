@@ -1,9 +1,11 @@
 ; Ruby uses of names. Capture conventions: grammars/README.md.
 
 ; `X.new` / `A::X.new` constructs X: a call of the class (like `new X()` elsewhere).
+; `(_ scope: …)`: only a `scope_resolution` has `scope:`, and a call's `arguments:` is
+; always an `argument_list`: wildcard parents cost nothing to compile (grammars/README.md).
 ((call receiver: [(constant) @name
                   (scope_resolution !scope name: (constant) @name)
-                  (scope_resolution scope: (_) @qualifier name: (constant) @name)]
+                  (_ scope: (_) @qualifier name: (constant) @name)]
        method: (identifier) @_new) @reference.call
   (#eq? @_new "new"))
 
@@ -19,12 +21,12 @@
 ; from the namespaces around the use (the manifest's `open_modules`).
 (superclass [(constant) @name
              (scope_resolution !scope name: (constant) @name)
-             (scope_resolution scope: (_) @qualifier name: (constant) @name)]) @reference.extends
+             (_ scope: (_) @qualifier name: (constant) @name)]) @reference.extends
 ((call !receiver
        method: (identifier) @_m
-       arguments: (argument_list [(constant) @name
+       arguments: (_ [(constant) @name
                                   (scope_resolution !scope name: (constant) @name)
-                                  (scope_resolution scope: (_) @qualifier name: (constant) @name)])) @reference.implements
+                                  (_ scope: (_) @qualifier name: (constant) @name)])) @reference.implements
   (#any-of? @_m "include" "extend" "prepend"))
 
 ; Other uses of constants: `DEFAULT_TTL`, `Shop::Util::Email`.
