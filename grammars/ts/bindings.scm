@@ -1,36 +1,42 @@
 ; TypeScript names bound to types (TS and TSX). Capture conventions: grammars/README.md.
 
+; Parents a field names are wildcards (compile cost, grammars/README.md): a `type:` of a
+; parameter, declarator or field is a `type_annotation`; only a `nested_type_identifier`
+; has `module:`; a `member_expression` is the only expression with `object:` and
+; `property:`; a function's `parameters:` is `formal_parameters`; an `if`'s `condition:`
+; a `parenthesized_expression`.
+
 ; (store: SessionStore), (s?: ns.Store)
 ([(required_parameter pattern: (identifier) @binding.name
-    type: (type_annotation [(type_identifier) @binding.type
+    type: (_ [(type_identifier) @binding.type
                             (generic_type name: (type_identifier) @binding.type)
-                            (nested_type_identifier module: (_) @binding.qualifier name: (type_identifier) @binding.type)]))
+                            (_ module: (_) @binding.qualifier name: (type_identifier) @binding.type)]))
   (optional_parameter pattern: (identifier) @binding.name
-    type: (type_annotation [(type_identifier) @binding.type
+    type: (_ [(type_identifier) @binding.type
                             (generic_type name: (type_identifier) @binding.type)
-                            (nested_type_identifier module: (_) @binding.qualifier name: (type_identifier) @binding.type)]))] @binding)
+                            (_ module: (_) @binding.qualifier name: (type_identifier) @binding.type)]))] @binding)
 
 ; constructor(private store: SessionStore) → this.store
 (required_parameter (accessibility_modifier) pattern: (identifier) @binding.name
-  type: (type_annotation (type_identifier) @binding.type)) @binding
+  type: (_ (type_identifier) @binding.type)) @binding
 
 ; let x: Store;  class fields  private data: Map<…>
 (variable_declarator name: (identifier) @binding.name
-  type: (type_annotation [(type_identifier) @binding.type
+  type: (_ [(type_identifier) @binding.type
                           (generic_type name: (type_identifier) @binding.type)
-                          (nested_type_identifier module: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
+                          (_ module: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
 (public_field_definition name: (_) @binding.name
-  type: (type_annotation [(type_identifier) @binding.type
+  type: (_ [(type_identifier) @binding.type
                           (generic_type name: (type_identifier) @binding.type)
-                          (nested_type_identifier module: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
+                          (_ module: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
 
 ; const x = new Store(…)   this.x = new ns.Store(…)
 (variable_declarator name: (identifier) @binding.name
   value: (new_expression constructor: [(identifier) @binding.type
-                                       (member_expression object: (_) @binding.qualifier property: (property_identifier) @binding.type)])) @binding
+                                       (_ object: (_) @binding.qualifier property: (property_identifier) @binding.type)])) @binding
 (assignment_expression left: [(identifier) (member_expression)] @binding.name
   right: (new_expression constructor: [(identifier) @binding.type
-                                       (member_expression object: (_) @binding.qualifier property: (property_identifier) @binding.type)])) @binding
+                                       (_ object: (_) @binding.qualifier property: (property_identifier) @binding.type)])) @binding
 (public_field_definition name: (_) @binding.name
   value: (new_expression constructor: (identifier) @binding.type)) @binding
 
@@ -39,11 +45,11 @@
 ; call of one (`callback()`, `matched(…)` in `(matched) => matched(…)`) is the local,
 ; never a function of the same name elsewhere.
 ([(arrow_function parameter: (identifier) @local.name)
-  (arrow_function parameters: (formal_parameters
+  (arrow_function parameters: (_
     [(required_parameter pattern: (identifier) @local.name)
      (optional_parameter pattern: (identifier) @local.name)
      (required_parameter pattern: (rest_pattern (identifier) @local.name))]))
-  (function_expression parameters: (formal_parameters
+  (function_expression parameters: (_
     [(required_parameter pattern: (identifier) @local.name)
      (optional_parameter pattern: (identifier) @local.name)
      (required_parameter pattern: (rest_pattern (identifier) @local.name))]))]) @local.scope
@@ -59,10 +65,10 @@
 ; `if (type instanceof ZodLazy) return getDiscriminator(type.schema)`). Only a condition
 ; that is the test alone: `a || b`, `!(…)` narrow nothing here.
 (if_statement
-  condition: (parenthesized_expression
+  condition: (_
     (binary_expression
       left: (identifier) @binding.name
       operator: "instanceof"
       right: [(identifier) @binding.type
-              (member_expression object: (_) @binding.qualifier property: (property_identifier) @binding.type)]))
+              (_ object: (_) @binding.qualifier property: (property_identifier) @binding.type)]))
   consequence: (statement_block) @binding.region) @binding

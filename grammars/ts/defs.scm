@@ -40,11 +40,11 @@
 (program
   [(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)
    (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant))])
+; (`(_ (variable_declarator …))`: only a `lexical_declaration` or `variable_declaration`
+; holds a declarator: one wildcard parent for both, grammars/README.md.)
 (program
-  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-                                   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)])])
+  [(_ (variable_declarator name: (identifier) @name) @definition.variable)
+   (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))])
 
 ; JSDoc: a `/** … */` comment right before a declaration (or its `export`).
 ((comment) @doc . (_) @doc.for
@@ -52,9 +52,8 @@
 
 ; Exported: `export <declaration>`, `export { a, b }`, `export default a`; public members.
 (export_statement declaration: (_) @exported)
-(export_statement declaration: [(lexical_declaration (variable_declarator) @exported)
-                                (variable_declaration (variable_declarator) @exported)])
-(export_statement (export_clause (export_specifier name: (identifier) @exported.name)) !source)
+(export_statement declaration: (_ (variable_declarator) @exported))
+(export_statement (_ (export_specifier name: (identifier) @exported.name)) !source)
 (export_statement value: (identifier) @exported.name)
 (class_body [(method_definition) (abstract_method_signature) (public_field_definition)] @exported)
 (interface_body [(method_signature) (property_signature)] @exported)
