@@ -6,16 +6,17 @@
 (call_expression function: (_ value: (_) @qualifier field: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (_ value: (_) @qualifier field: (identifier) @name))) @reference.call
+; (`(_ type: … type_arguments: (_))`: a `generic_type`, see bindings.scm.)
 ; Constructions: `new C()`, `new C[T]()`, `new a.b.C()`.
-(instance_expression [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.call
+(instance_expression [(type_identifier) @name (_ type: (type_identifier) @name type_arguments: (_))]) @reference.call
 (instance_expression [(stable_type_identifier (_) @qualifier . (type_identifier) @name .)
-                      (generic_type type: (stable_type_identifier (_) @qualifier . (type_identifier) @name .))]) @reference.call
+                      (_ type: (stable_type_identifier (_) @qualifier . (type_identifier) @name .) type_arguments: (_))]) @reference.call
 
 ; Inheritance: `extends B(…) with T`. The clause does not say class or trait: all are
 ; `extends`, and the map records one that resolves to a trait as `implements`.
-(extends_clause [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.extends
+(extends_clause [(type_identifier) @name (_ type: (type_identifier) @name type_arguments: (_))]) @reference.extends
 (extends_clause [(stable_type_identifier (_) @qualifier . (type_identifier) @name .)
-                       (generic_type type: (stable_type_identifier (_) @qualifier . (type_identifier) @name .))]) @reference.extends
+                       (_ type: (stable_type_identifier (_) @qualifier . (type_identifier) @name .) type_arguments: (_))]) @reference.extends
 
 ; Annotations (before types: the first pattern wins between plain references).
 (annotation name: (type_identifier) @name) @reference.decorator
