@@ -22,13 +22,14 @@
 //!
 //! Modules: `alloc` (tree-sitter's heap: mimalloc), `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
 //! `imports`, `bindings`, `mentions` (the fact kinds), `locals` (names that shadow: their uses are no refs),
-//! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written),
+//! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written), `attribute_macros` (the same file with its attribute macros blanked),
 //! `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
 pub mod facts;
 
 mod alloc;
+mod attribute_macros;
 mod bindings;
 mod compiled;
 mod conditionals;
@@ -76,19 +77,8 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         out.had_errors = true;
         return out;
     };
-    // A file that does not parse as written may parse as its preprocessor sees it (the
-    // first branch of each `#if`): then that is what is indexed, at the same positions.
-    let mut text = std::borrow::Cow::Borrowed(source);
-    if tree.root_node().has_error()
-        && let Some(rules) = &lang.manifest.conditionals
-        && let Some(first) = conditionals::first_branches(source, rules)
-        && let Some(again) = parse(&first)
-        && !again.root_node().has_error()
-    {
-        tree = again;
-        text = std::borrow::Cow::Owned(first);
-    }
-    let source: &str = &text;
+    let text = as_preprocessed(lang, source, &mut tree, parse);
+    let source: &str = text.as_deref().unwrap_or(source);
     let root = tree.root_node();
     out.had_errors = root.has_error();
     let Some(query) = &compiled.query else {
@@ -125,6 +115,61 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     out.defs = defs.facts;
     overloads::fold(&mut out, &defs.overload, &defs.partial);
     out
+}
+
+/// A file that does not parse as written may parse as its preprocessor sees it: then that
+/// is what is indexed, at the same positions (every rewrite blanks bytes, never moves
+/// them), and `tree` is its tree. First its attribute macros blanked
+/// (`attribute_macros.rs`), kept when that leaves fewer errors; then the first branch of
+/// each `#if` (`conditionals.rs`), kept when that parses cleanly: both may be needed
+/// (V8's `#if` whose branches each open a brace, in a file whose attribute macros hide
+/// that the first-branch text parses). `None`: the text as written.
+fn as_preprocessed(
+    lang: &Language,
+    source: &str,
+    tree: &mut tree_sitter::Tree,
+    parse: impl Fn(&str) -> Option<tree_sitter::Tree>,
+) -> Option<String> {
+    let lexis = lang.manifest.attribute_macros.as_ref();
+    let mut text: Option<String> = None;
+    if tree.root_node().has_error()
+        && let Some(lexis) = lexis
+        && let Some(blanked) = attribute_macros::blanked(source, lexis)
+        && let Some(again) = parse(&blanked)
+        && errors(&again) < errors(tree)
+    {
+        *tree = again;
+        text = Some(blanked);
+    }
+    if tree.root_node().has_error()
+        && let Some(rules) = &lang.manifest.conditionals
+        && let Some(first) = conditionals::first_branches(text.as_deref().unwrap_or(source), rules)
+        && let Some(again) = parse(&first)
+        && !again.root_node().has_error()
+    {
+        *tree = again;
+        text = Some(first);
+    }
+    text
+}
+
+/// How many error and missing nodes `tree` has.
+fn errors(tree: &tree_sitter::Tree) -> usize {
+    let mut cursor = tree.walk();
+    let mut count = 0;
+    loop {
+        let node = cursor.node();
+        count += usize::from(node.is_error() || node.is_missing());
+        // Only subtrees with an error hold one.
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
 }
 
 fn parse(grammar: &tree_sitter::Language, source: &str) -> Option<tree_sitter::Tree> {

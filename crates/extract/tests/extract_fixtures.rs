@@ -1442,6 +1442,47 @@ int main() { auto c = new shop::Cart(); shop::Cart d; d.add(1); return 0; }
     );
 }
 
+/// V8's headers (`include/handle.h` is written as they are): attribute macros read as a
+/// class name plus an error once closed the namespace early, so the members defined after
+/// their class lost it; an `#if` whose branches each open a brace nested the next
+/// definition inside the previous one.
+#[test]
+fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
+    let registry = navmap_grammars::registry();
+    let language = fixture_language(&registry, "cpp", "include/handle.h").unwrap();
+    assert_eq!(language.id(), "cpp");
+    let f = extract_fixture("cpp", "include/handle.h");
+    assert!(!f.had_errors);
+    assert_has(
+        &defs(&f),
+        &[
+            "def module shop @10:10 pub",
+            "def class shop.internal.Slots @13:18 pub parent=shop.internal",
+            "def method shop.internal.Slots.Count @15:25 parent=shop.internal.Slots",
+            "def class shop.Handle @19:18 pub parent=shop",
+            "def method shop.Handle.New @32:16 pub parent=shop.Handle",
+            "def method shop.Handle.Reset @34:13 pub parent=shop.Handle",
+            "def method shop.Handle.Get @36:12 pub parent=shop.Handle",
+            "def function shop.Total @47:11 pub parent=shop",
+        ],
+    );
+    // Not a class named after the macro, nor a second, namespace-less `Handle.New`.
+    assert!(
+        defs(&f).iter().all(|d| !d.contains("class SHOP_EXPORT")
+            && !d.contains(" Handle.")
+            && !d.contains("Get.")),
+        "{:#?}",
+        defs(&f)
+    );
+    assert_has(
+        &refs(&f),
+        &[
+            "calls a|Get from=shop.Total @47",
+            "calls b|Get from=shop.Total @47",
+        ],
+    );
+}
+
 #[test]
 fn cpp_fixture_files_extract_without_errors() {
     let registry = navmap_grammars::registry();

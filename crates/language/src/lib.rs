@@ -92,6 +92,13 @@ pub struct Manifest {
     /// after it lose their class).
     #[serde(default)]
     pub conditionals: Option<Conditionals>,
+    /// Attribute macros (`[attribute_macros]`): when a file does not parse, extraction
+    /// parses it again with the macro-like words a preprocessor would remove blanked
+    /// (`class V8_EXPORT Context`, `V8_INLINE static T* f()`, `V8_DEPRECATED("…") void
+    /// g();`), which tree-sitter otherwise reads as a class name plus an error whose
+    /// recovery closes the enclosing namespace early.
+    #[serde(default)]
+    pub attribute_macros: Option<AttributeMacros>,
     /// Files of another language's extension that are this language's when their
     /// project or their text says so (`[[claims]]`: C's `.h` headers that hold C++).
     #[serde(default)]
@@ -120,6 +127,27 @@ pub struct Conditionals {
     pub branch: Vec<String>,
     /// Words closing a block (`endif`).
     pub close: Vec<String>,
+}
+
+/// The `[attribute_macros]` table: the lexical conventions needed to find macro-like words
+/// in code only (not in comments, literals or directive lines). A macro-like word is
+/// written in capitals, digits and `_`, starts with a capital and holds a `_`
+/// (`V8_EXPORT`, never `FILE` or `T`); it is blanked where it stands as an attribute: with
+/// its optional parenthesized arguments, followed by another word (`V8_INLINE static`,
+/// `class V8_EXPORT Context`, `V8_DEPRECATED("…")` then `void`), or after a declarator's
+/// `)` and before `;`, `{` or another word (`f() V8_NOEXCEPT {`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeMacros {
+    /// A line comment's opening (`//`).
+    pub line_comment: String,
+    /// A block comment's opening and closing (`/*`, `*/`).
+    pub block_comment: [String; 2],
+    /// Characters that open and close a literal (`"`, `'`), with `\` escaping.
+    pub quotes: Vec<String>,
+    /// A directive line's first character after indentation (`#`): such lines (and their
+    /// `\` continuations) are the preprocessor's own and are never changed.
+    pub directive: String,
 }
 
 /// One `[[claims]]` entry: a file with one of `extensions` (which another language owns)
