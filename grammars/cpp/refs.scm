@@ -5,12 +5,24 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (template_function name: (identifier) @name)) @reference.call
 (call_expression function: (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (template_function name: (identifier) @name)])) @reference.call
+; `a::B::f()`, `a::b::C::f()`: the grammar nests the path to the right; the qualifier is
+; the path's text before the name (`@qualifier.path`).
+(call_expression function: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])) @qualifier.path) @reference.call
+(call_expression function: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @qualifier.path) @reference.call
 (call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @name)) @reference.call
 (call_expression function: (field_expression argument: (_) @qualifier field: (dependent_name (template_method name: (field_identifier) @name)))) @reference.call
 (call_expression function: (field_expression argument: (_) @qualifier field: (template_method name: (field_identifier) @name))) @reference.call
 
 ; Construction: `new Foo(…)`.
 (new_expression type: (type_identifier) @name) @reference.call
+
+; A member-initializer list's entries that name a constructor: a delegation (`Handle(int
+; raw, int extra) : Handle(raw + extra) {}`) or a base's (`: PersistentBase<T>(nullptr)`,
+; `: internal::Base(x)`): calls. A field's entry (`raw_(raw)`) resolves to the field (a use
+; of it, as clangd lists it). A delegation to an overloaded constructor is a candidate
+; among the overloads (the map does not weigh arguments).
+(field_initializer [(field_identifier) @name (template_method name: (field_identifier) @name)] (argument_list)) @reference.call
+(field_initializer (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (type_identifier) @name (template_type name: (type_identifier) @name) (template_function name: (identifier) @name)]) (argument_list)) @reference.call
 
 ; Base classes extend (C++ has no separate interfaces).
 (base_class_clause [(type_identifier) @name (template_type name: (type_identifier) @name)] @reference.extends)

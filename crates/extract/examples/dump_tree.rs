@@ -1,5 +1,6 @@
 //! Prints the syntax tree of a file (named nodes with field names), to write queries against.
-//! Usage: `cargo run -p navmap-extract --example dump_tree -- <file>`
+//! Usage: `cargo run -p navmap-extract --example dump_tree -- <file>`. The tree is the one
+//! extraction reads: of the text as its preprocessor would see it, when that parses better.
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -13,6 +14,9 @@ fn main() {
     };
     let source = std::fs::read_to_string(&path).unwrap_or_default();
     let ext = path.rsplit('.').next().unwrap_or("");
+    // As extraction parses it: a file that does not parse as written may be read as its
+    // preprocessor sees it (same positions).
+    let source = navmap_extract::as_parsed(lang, ext, &source).into_owned();
     let mut parser = tree_sitter::Parser::new();
     if parser
         .set_language(lang.grammar_for_extension(ext))

@@ -172,6 +172,22 @@ fn errors(tree: &tree_sitter::Tree) -> usize {
     }
 }
 
+/// The text extraction parses for `source`: as written, or as its preprocessor would see
+/// it when that parses better (`as_preprocessed`). For tools that show the tree.
+pub fn as_parsed<'s>(lang: &Language, ext: &str, source: &'s str) -> std::borrow::Cow<'s, str> {
+    let Some(compiled) = compiled::get(lang, ext) else {
+        return source.into();
+    };
+    let parse = |text: &str| parse(&compiled.grammar, text);
+    let Some(mut tree) = parse(source) else {
+        return source.into();
+    };
+    match as_preprocessed(lang, source, &mut tree, parse) {
+        Some(text) => text.into(),
+        None => source.into(),
+    }
+}
+
 fn parse(grammar: &tree_sitter::Language, source: &str) -> Option<tree_sitter::Tree> {
     PARSER.with(|parser| {
         let mut parser = parser.borrow_mut();

@@ -42,6 +42,25 @@ fn rank(raw: &Raw) -> (u8, bool, usize) {
     (kind, raw.qualifier.is_none(), raw.pattern)
 }
 
+/// What stands before the name: `@qualifier`, or the text of `@qualifier.path` (a whole
+/// qualified path, for grammars that nest a path to the right: `internal::Slots::Count`
+/// read as `internal`, then `Slots::Count`) up to the name, without the
+/// separator that ends it.
+fn qualifier(m: &Match, name: &tree_sitter::Node, source: &str) -> Option<String> {
+    let text = match (m.get("qualifier"), m.get("qualifier.path")) {
+        (Some(q), _) => excerpt(&q, source),
+        (None, Some(path)) => {
+            let before = source.get(path.start_byte()..name.start_byte())?;
+            let before = before.trim_end_matches(|c: char| {
+                !(c.is_alphanumeric() || matches!(c, '_' | '>' | ')' | ']'))
+            });
+            before.split_whitespace().collect::<Vec<_>>().join(" ")
+        }
+        (None, None) => return None,
+    };
+    (!text.is_empty()).then_some(text)
+}
+
 pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) -> Vec<RefFact> {
     let mut by_name: IdMap<Raw> = IdMap::default();
     for m in matches {
@@ -60,10 +79,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
             pattern: m.pattern,
             kind: edge_kind(suffix),
             name: text.to_string(),
-            qualifier: m
-                .get("qualifier")
-                .map(|q| excerpt(&q, source))
-                .filter(|q| !q.is_empty()),
+            qualifier: qualifier(m, &name, source),
             owner: m.get("owner").map(|o| node_text(&o, source).to_string()),
             start: node.start_byte(),
             end: node.end_byte(),

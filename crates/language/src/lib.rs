@@ -67,6 +67,11 @@ pub struct Manifest {
     /// base whose functions are the class's members.
     #[serde(default)]
     pub open_modules: bool,
+    /// A `::`-qualified path is relative to the namespaces around its use (C++'s
+    /// qualified lookup: `internal::Slots::Count(…)` inside `namespace shop` is
+    /// `shop::internal::Slots::Count` when that exists, else `internal::Slots::Count`).
+    #[serde(default)]
+    pub enclosing_namespace_paths: bool,
     /// Functions may extend a type from outside it (`fun String.toHttpUrl()`, qualified
     /// by the type they extend): a call on a receiver whose type the map cannot tell
     /// (`"…".toHttpUrl()`, a value from a library) links to the one visible extension of

@@ -785,6 +785,27 @@ impl<'a> Resolver<'a> {
 
     // ---- references ---------------------------------------------------------------------
 
+    /// The member `d` of type `ty` found for a bare name; but a constructor named bare
+    /// inside its class (a C++ delegation, `: Handle(raw)`) with several overloads is a
+    /// candidate among them: which one is meant depends on the arguments, which the map
+    /// does not weigh, and the first is most often the caller itself.
+    fn one_or_overloads(&self, ty: Ix, d: Ix) -> Outcome {
+        let m = self.model;
+        let name = m.n(d).name;
+        if name == m.n(ty).name && is_function_like(m.n(d).kind) {
+            let overloads: Vec<Ix> = m
+                .children_of(ty)
+                .iter()
+                .copied()
+                .filter(|&c| m.n(c).name == name && is_function_like(m.n(c).kind))
+                .collect();
+            if overloads.len() > 1 {
+                return Outcome::Candidates(overloads);
+            }
+        }
+        Outcome::Resolved(d, Confidence::Exact)
+    }
+
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
         let m = self.model;
         let name_str = m.names.str(name);
@@ -799,7 +820,7 @@ impl<'a> Resolver<'a> {
                 && is_type_like(node.kind)
                 && let Some(d) = self.member(a, name, kind, 0)
             {
-                return Outcome::Resolved(d, Confidence::Exact);
+                return self.one_or_overloads(a, d);
             }
             let is_file = node.kind == NodeKind::File;
             // A namespace's (module's) members are in scope inside it (`class B : public A`
@@ -826,7 +847,7 @@ impl<'a> Resolver<'a> {
             && let Some(t) = self.enclosing_type(from)
             && let Some(d) = self.member(t, name, kind, 0)
         {
-            return Outcome::Resolved(d, Confidence::Exact);
+            return self.one_or_overloads(t, d);
         }
         // Open modules: the namespaces around the use, in every file (`SessionStore`
         // inside `module Shop` is `Shop.SessionStore`, defined elsewhere).
@@ -1049,6 +1070,15 @@ impl<'a> Resolver<'a> {
         // Open modules: a constant path (`Util::Loggable`, `Shop::SessionStore`) from the
         // namespaces around the use.
         if self.open_modules(cx)
+            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind)
+        {
+            return o;
+        }
+        // A `::` path relative to an enclosing namespace (`internal::Slots::Count` inside
+        // `shop`: `shop.internal.Slots.Count`), innermost first, where the language looks
+        // names up so (`enclosing_namespace_paths`).
+        if q.contains("::")
+            && self.enclosing_namespace_paths(cx)
             && let Some(o) = self.namespace_path(cx, from, &segs, name, kind)
         {
             return o;

@@ -1312,6 +1312,61 @@ fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
     );
 }
 
+/// V8's shapes (`include/handle.h`): `internal::Slots::Count(raw)` inside `namespace shop`
+/// is `shop::internal::Slots::Count` (qualified lookup from the enclosing namespaces,
+/// innermost first); before, a two-level path was no call at all and a one-level one was
+/// read from the top level only.
+#[test]
+fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
+    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    assert_eq!(
+        callers(&b, "cpp:include/handle.h#shop.internal.Slots.Count"),
+        [(
+            "cpp:include/handle.h#shop.Handle.New".to_string(),
+            Confidence::Exact
+        )]
+    );
+}
+
+/// V8's shapes (`include/handle.h`): a delegating constructor (`Handle(int raw, int extra)
+/// : Handle(raw + extra)`) calls one of its class's constructors — which one, only the
+/// arguments say, so each overload is a candidate and none is linked as the one (the
+/// first is the caller itself); a member initializer of a field (`raw_(raw)`) is a use of
+/// the field (before: neither was an edge; `new Handle(…)` in `Handle::New` was an exact
+/// call of the first constructor).
+#[test]
+fn cpp_a_delegating_constructor_is_a_candidate_call_of_each_overload() {
+    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let ctor = "cpp:include/handle.h#shop.Handle.Handle";
+    let one_arg = format!("{ctor}~2");
+    // Every call edge in, resolved or not (a candidate is an unresolved edge).
+    let calls_in = |id: &str| -> Vec<(String, Confidence, bool)> {
+        b.edges(id, Direction::In)
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::Calls)
+            .map(|n| (n.node.id, n.confidence, n.resolved))
+            .collect()
+    };
+    // `new Handle(…)` inside the class (`Handle::New`) is one of them too.
+    let new = "cpp:include/handle.h#shop.Handle.New";
+    for id in [ctor, one_arg.as_str()] {
+        let mut got = calls_in(id);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                (ctor.to_string(), Confidence::Candidate, false),
+                (new.to_string(), Confidence::Candidate, false)
+            ]
+        );
+    }
+    assert_eq!(
+        callers(&b, "cpp:include/handle.h#shop.Handle.raw_"),
+        [(one_arg.clone(), Confidence::Exact)]
+    );
+    // `new Handle(…)` names the class, not a constructor: no edge to either.
+}
+
 /// Java: `implements com.example.shop.base.Builder<…>`, fully qualified and without an
 /// import (protobuf's generated builders), is an `implements` edge (before: none).
 #[test]

@@ -20,6 +20,12 @@ impl Resolver<'_> {
             .is_some_and(|l| l.manifest.open_modules)
     }
 
+    pub(super) fn enclosing_namespace_paths(&self, cx: &FileCx) -> bool {
+        self.registry
+            .by_id(self.model.lang(cx.lang))
+            .is_some_and(|l| l.manifest.enclosing_namespace_paths)
+    }
+
     /// `path::name` (`path` may be empty: a bare name) as a qualified name seen from the
     /// namespaces around `from`, innermost first: inside `Shop.CachedStore.get`,
     /// `SessionStore` is `Shop.CachedStore.get.SessionStore`, `Shop.CachedStore.SessionStore`,
