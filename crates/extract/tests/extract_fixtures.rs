@@ -1459,11 +1459,11 @@ fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
             "def module shop @10:10 pub",
             "def class shop.internal.Slots @13:18 pub parent=shop.internal",
             "def method shop.internal.Slots.Count @15:25 parent=shop.internal.Slots",
-            "def class shop.Handle @19:18 pub parent=shop",
-            "def method shop.Handle.New @32:16 pub parent=shop.Handle",
-            "def method shop.Handle.Reset @34:13 pub parent=shop.Handle",
-            "def method shop.Handle.Get @36:12 pub parent=shop.Handle",
-            "def function shop.Total @47:11 pub parent=shop",
+            "def class shop.Handle @20:18 pub parent=shop",
+            "def method shop.Handle.New @33:16 pub parent=shop.Handle",
+            "def method shop.Handle.Reset @35:13 pub parent=shop.Handle",
+            "def method shop.Handle.Get @37:12 pub parent=shop.Handle",
+            "def function shop.Total @48:11 pub parent=shop",
         ],
     );
     // Not a class named after the macro, nor a second, namespace-less `Handle.New`.
@@ -1477,8 +1477,8 @@ fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
     assert_has(
         &refs(&f),
         &[
-            "calls a|Get from=shop.Total @47",
-            "calls b|Get from=shop.Total @47",
+            "calls a|Get from=shop.Total @48",
+            "calls b|Get from=shop.Total @48",
         ],
     );
 }

@@ -852,7 +852,15 @@ impl<'a> Resolver<'a> {
         // Open modules: the namespaces around the use, in every file (`SessionStore`
         // inside `module Shop` is `Shop.SessionStore`, defined elsewhere).
         if self.open_modules(cx)
-            && let Some(o) = self.namespace_path(cx, from, &[], name, kind)
+            && let Some(o) = self.namespace_path(cx, from, &[], name, kind, true)
+        {
+            return o;
+        }
+        // Namespaces reopened across files (`enclosing_namespace_paths`): `SourceLocation`
+        // inside `namespace cppgc { namespace internal {` is `cppgc.SourceLocation` from
+        // another header — but a name at a file's top level is left to the imports.
+        if self.enclosing_namespace_paths(cx)
+            && let Some(o) = self.namespace_path(cx, from, &[], name, kind, false)
         {
             return o;
         }
@@ -1070,7 +1078,7 @@ impl<'a> Resolver<'a> {
         // Open modules: a constant path (`Util::Loggable`, `Shop::SessionStore`) from the
         // namespaces around the use.
         if self.open_modules(cx)
-            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind)
+            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind, true)
         {
             return o;
         }
@@ -1079,7 +1087,7 @@ impl<'a> Resolver<'a> {
         // names up so (`enclosing_namespace_paths`).
         if q.contains("::")
             && self.enclosing_namespace_paths(cx)
-            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind)
+            && let Some(o) = self.namespace_path(cx, from, &segs, name, kind, true)
         {
             return o;
         }

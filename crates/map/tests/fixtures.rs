@@ -1314,7 +1314,7 @@ fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
 
 /// V8's shapes (`include/handle.h`): `internal::Slots::Count(raw)` inside `namespace shop`
 /// is `shop::internal::Slots::Count` (qualified lookup from the enclosing namespaces,
-/// innermost first); before, a two-level path was no call at all and a one-level one was
+/// innermost first), and so is a bare name; before, a two-level path was no call at all and a one-level one was
 /// read from the top level only.
 #[test]
 fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
@@ -1324,6 +1324,22 @@ fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
         [(
             "cpp:include/handle.h#shop.Handle.New".to_string(),
             Confidence::Exact
+        )]
+    );
+    // A bare name from another header's part of an enclosing namespace: `Status` inside
+    // `shop::internal` is `shop::Status` of `status.h` (before: only top-level names of an
+    // included header were found).
+    let users: Vec<(String, Confidence)> = b
+        .edges("cpp:include/status.h#shop.Status", Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::References && n.node.id.starts_with("cpp:include/handle.h"))
+        .map(|n| (n.node.id, n.confidence))
+        .collect();
+    assert_eq!(
+        users,
+        [(
+            "cpp:include/handle.h#shop.internal.Slots.Valid".to_string(),
+            Confidence::Import
         )]
     );
 }

@@ -30,6 +30,7 @@ impl Resolver<'_> {
     /// namespaces around `from`, innermost first: inside `Shop.CachedStore.get`,
     /// `SessionStore` is `Shop.CachedStore.get.SessionStore`, `Shop.CachedStore.SessionStore`,
     /// `Shop.SessionStore`, `SessionStore` — wherever in the repository that is defined.
+    /// Without `top_level`, the last (a name at the top level of any file) is not tried.
     /// `None`: not found.
     pub(super) fn namespace_path(
         &self,
@@ -38,6 +39,7 @@ impl Resolver<'_> {
         path: &[&str],
         name: Sym,
         kind: EdgeKind,
+        top_level: bool,
     ) -> Option<Outcome> {
         let m = self.model;
         let name_str = m.names.str(name);
@@ -72,6 +74,9 @@ impl Resolver<'_> {
                 return None;
             }
             scope = scope.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+            if scope.is_empty() && !top_level {
+                return None;
+            }
         }
     }
 
