@@ -6,17 +6,18 @@
 ; anywhere: they are nodes of their class.
 
 ; Out-of-class definitions: `R Foo::bar(…) { … }`, constructors `Foo::Foo(…)`, templates
-; `Box<T>::open()`, and nested scopes `ns::Foo::bar()`. The owner is the innermost scope
-; (`Foo`): inside `namespace ns { … }` the name is `ns.Foo.bar` like the class's members;
-; written as `ns::Foo::bar` at file level it is `Foo.bar` (the namespace part is lost).
+; `Box<T>::open()`, and nested scopes `ns::Foo::bar()`. The owner is the path before the
+; name (`@owner.path`, generic arguments left out): `ScriptCompiler::Source::Source` inside
+; `namespace v8 { … }` is `v8.ScriptCompiler.Source.Source` like the nested class's members,
+; `ns::Foo::bar` at file level `ns.Foo.bar`.
 (function_definition
   declarator: [(function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
                (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)))
                (reference_declarator (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)))
-               (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name)))
-               (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name))))
-               (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name))))
-               (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name))))]
+               (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name)) @owner.path)
+               (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)) @owner.path))
+               (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (operator_name)] @name)) @owner.path))
+               (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)] name: [(identifier) (destructor_name) (operator_name)] @name))) @owner.path)]
   body: (_) @body) @definition.method
 
 ; Methods defined in a class body, and pure virtual methods.

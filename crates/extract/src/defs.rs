@@ -78,6 +78,8 @@ struct Raw<'t> {
     name: Node<'t>,
     body: Option<Node<'t>>,
     owner: Option<Node<'t>>,
+    /// `@owner.path`: the whole path the owner ends (`ScriptCompiler::Source::Source`).
+    owner_path: Option<Node<'t>>,
     context: Option<Node<'t>>,
     overload: bool,
 }
@@ -154,7 +156,15 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         let name = node_text(&raw.name, source).to_string();
         // An owner written as a path (`class A::B`: the scope `A::B` of a compact class
         // name) qualifies as its dotted chain, as the nested definitions would.
-        let owner_text = raw.owner.map(|o| owner_path(node_text(&o, source)));
+        // A path nested to the right (`ScriptCompiler::Source::Source`, `@owner.path`): its
+        // text before the name, generic arguments left out.
+        let owner_text = match (raw.owner_path, raw.owner) {
+            (Some(path), _) => source
+                .get(path.start_byte()..raw.name.start_byte())
+                .map(|p| owner_path(&without_generics(p))),
+            (None, Some(o)) => Some(owner_path(node_text(&o, source))),
+            (None, None) => None,
+        };
         let (parent, qualified_name) = match &owner_text {
             Some(owner) => {
                 let owner_def = defs.owner(enclosing, owner);
@@ -220,6 +230,23 @@ fn owner_path(text: &str) -> String {
     text.trim_start_matches("::").replace("::", ".")
 }
 
+/// `Box<T>::Inner<U>::` → `Box::Inner`: a path's text without its generic arguments, its
+/// blanks, and the separator it ends with.
+fn without_generics(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .to_string()
+}
+
 fn is_type(kind: NodeKind) -> bool {
     matches!(
         kind,
@@ -253,6 +280,7 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
         name,
         body,
         owner: m.get("owner"),
+        owner_path: m.get("owner.path"),
         context: m.get("context"),
         overload: m.get("overload").is_some(),
     };
@@ -261,16 +289,18 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
         Some(old) if old.pattern <= raw.pattern => {
             old.body = old.body.or(raw.body);
             old.owner = old.owner.or(raw.owner);
+            old.owner_path = old.owner_path.or(raw.owner_path);
             old.context = old.context.or(raw.context);
             old.overload |= raw.overload;
         }
         Some(old) => {
             let (body, owner, context) = (old.body, old.owner, old.context);
-            let overload = old.overload;
+            let (overload, owner_path) = (old.overload, old.owner_path);
             *old = raw;
             old.overload |= overload;
             old.body = old.body.or(body);
             old.owner = old.owner.or(owner);
+            old.owner_path = old.owner_path.or(owner_path);
             old.context = old.context.or(context);
         }
         None => {

@@ -1993,16 +1993,20 @@ fn cpp_member_visibility_follows_access_sections() {
 
 #[test]
 fn cpp_out_of_class_definitions_in_and_out_of_namespaces() {
-    let src = "#include \"ns.hpp\"\nnamespace shop {\nvoid Store::get() {}\n}\nvoid shop::Store::put() {}\nshop::Store shop::Store::make() { return Store(); }\ntemplate <typename T> void Box<T>::open() {}\nStore& Store::operator=(const Store&) = default;\n";
+    let src = "#include \"ns.hpp\"\nnamespace shop {\nvoid Store::get() {}\n}\nvoid shop::Store::put() {}\nshop::Store shop::Store::make() { return Store(); }\ntemplate <typename T> void Box<T>::open() {}\nStore& Store::operator=(const Store&) = default;\nnamespace v8 {\nScriptCompiler::Source::Source() {}\n}\n";
     let f = extract_source("cpp", "src/ns.cpp", src);
+    // The owner is the whole path before the name (V8's `ScriptCompiler::Source::Source`;
+    // before: its innermost scope only, `Store.put`, `v8.Source.Source`).
     assert_eq!(
         defs(&f),
         [
             "def module shop @1:10 pub",
             "def method shop.Store.get @2:12 pub parent=shop",
-            "def method Store.put @4:18 pub",
-            "def method Store.make @5:25 pub",
+            "def method shop.Store.put @4:18 pub",
+            "def method shop.Store.make @5:25 pub",
             "def method Box.open @6:35 pub",
+            "def module v8 @8:10 pub",
+            "def method v8.ScriptCompiler.Source.Source @9:24 pub parent=v8",
         ]
     );
 }
