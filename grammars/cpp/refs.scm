@@ -31,6 +31,12 @@
 ; Types anywhere; definition names are left out by the engine.
 ((type_identifier) @name @reference.type)
 (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @reference.type
+; The scopes of a path are uses of what they name: `WriteBarrier::ValueMode::kValuePresent`
+; uses the class `WriteBarrier` and its member `ValueMode`; `ScriptCompiler::Source::Source()`
+; the class `ScriptCompiler` (a definition's own owner is left out by the engine). A
+; namespace's name resolves to no edge.
+((qualified_identifier scope: (namespace_identifier) @name) @reference.type)
+(qualified_identifier name: (qualified_identifier scope: (namespace_identifier) @name) @reference.type) @qualifier.path
 
 ; A macro's body is one unparsed token (`preproc_arg`): its words are mentions from the
 ; macro (`#define U16_GET(s, i, c) … U16_IS_TRAIL(…)` mentions `U16_IS_TRAIL`). Not edges.

@@ -1082,11 +1082,11 @@ impl<'a> Resolver<'a> {
         {
             return o;
         }
-        // A `::` path relative to an enclosing namespace (`internal::Slots::Count` inside
+        // A path relative to an enclosing namespace (`internal::Slots::Count` inside
         // `shop`: `shop.internal.Slots.Count`), innermost first, where the language looks
-        // names up so (`enclosing_namespace_paths`).
-        if q.contains("::")
-            && self.enclosing_namespace_paths(cx)
+        // names up so (`enclosing_namespace_paths`). A typed receiver (`store.get()`) was
+        // settled above.
+        if self.enclosing_namespace_paths(cx)
             && let Some(o) = self.namespace_path(cx, from, &segs, name, kind, true)
         {
             return o;

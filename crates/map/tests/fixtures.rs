@@ -1326,6 +1326,15 @@ fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
             Confidence::Exact
         )]
     );
+    // The path's scopes are uses too: `Slots` of `internal::Slots::Count` (before: only
+    // the last name of a path was a use).
+    let slots: Vec<String> = b
+        .edges("cpp:include/handle.h#shop.internal.Slots", Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::References && n.resolved)
+        .map(|n| n.node.id)
+        .collect();
+    assert_eq!(slots, ["cpp:include/handle.h#shop.Handle.New"]);
     // A bare name from another header's part of an enclosing namespace: `Status` inside
     // `shop::internal` is `shop::Status` of `status.h` (before: only top-level names of an
     // included header were found).
