@@ -3,7 +3,7 @@
 
 use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
-use crate::ids::IdMap;
+use crate::ids::{IdMap, IdSet};
 use crate::locals::Locals;
 use crate::matches::Match;
 use crate::text::{node_text, utf16_col};
@@ -63,11 +63,18 @@ fn qualifier(m: &Match, name: &tree_sitter::Node, source: &str) -> Option<String
 
 pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) -> Vec<RefFact> {
     let mut by_name: IdMap<Raw> = IdMap::default();
+    // Names a pattern marks `@reference.not`: no use, whatever else matches them (a
+    // forward declaration `class Function;` names what it declares).
+    let mut not_uses = IdSet::default();
     for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
             continue;
         };
         let Some(name) = m.get("name") else { continue };
+        if suffix == "not" {
+            not_uses.insert(name.id());
+            continue;
+        }
         if defs.not_refs.contains(&name.id()) {
             continue;
         }
@@ -94,6 +101,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
             }
         }
     }
+    by_name.retain(|id, _| !not_uses.contains(id));
     let mut raws: Vec<Raw> = by_name.into_values().collect();
     // Cached: sorts (key, index) pairs, then moves each (large) use once. The name's
     // start settles ties (`a.b().c()`: two calls start together), which the map's hash
