@@ -28,10 +28,11 @@
 (base_class_clause [(type_identifier) @name (template_type name: (type_identifier) @name)] @reference.extends)
 (base_class_clause (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @reference.extends)
 
-; A forward declaration (`class Function;` in a namespace or at file level) names what it
+; A forward declaration (`class Function;`, `template <class T> class Persistent;`) names what it
 ; declares: no use of it.
 (declaration_list [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body) (union_specifier name: (type_identifier) @name !body)] @reference.not)
 (translation_unit [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body) (union_specifier name: (type_identifier) @name !body)] @reference.not)
+(template_declaration [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body)] @reference.not)
 
 ; Types anywhere; definition names are left out by the engine.
 ((type_identifier) @name @reference.type)

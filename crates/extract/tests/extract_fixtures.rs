@@ -1483,20 +1483,29 @@ fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
     );
 }
 
-/// V8's `v8-forward.h`: `class Function;` inside `namespace v8` declares, it does not use
+/// V8's `v8-forward.h`: `class Function;` (or `template <…> class Persistent;`) inside
+/// `namespace v8` declares, it does not use
 /// (before: a `references` edge from the namespace, which clangd does not list); a
 /// `friend class` and a member's type are uses.
 #[test]
 fn cpp_a_forward_declaration_is_no_use() {
-    let src = "namespace v8 {\nclass Function;\nstruct S;\nclass C { friend class Function; Function* f; };\n}\nclass Top;\n";
+    let src = "namespace v8 {\nclass Function;\nstruct S;\nclass C { friend class Function; Function* f; };\ntemplate <class T, class M = Traits<T>>\nclass Persistent;\n}\nclass Top;\n";
     let f = extract_source("cpp", "src/forward.cpp", src);
-    assert_eq!(
-        refs(&f),
-        [
+    let uses = refs(&f);
+    assert_has(
+        &uses,
+        &[
             "references Function from=v8.C @3",
-            "references Function from=v8.C.f @3"
-        ]
+            "references Function from=v8.C.f @3",
+            "references Traits from=v8 @4",
+        ],
     );
+    for declared in ["Function from=v8 @1", "S from=v8", "Persistent", "Top"] {
+        assert!(
+            !uses.iter().any(|u| u.contains(declared)),
+            "{declared}: {uses:?}"
+        );
+    }
 }
 
 #[test]
