@@ -33,6 +33,9 @@
 (declaration_list [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body) (union_specifier name: (type_identifier) @name !body)] @reference.not)
 (translation_unit [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body) (union_specifier name: (type_identifier) @name !body)] @reference.not)
 (template_declaration [(class_specifier name: (type_identifier) @name !body) (struct_specifier name: (type_identifier) @name !body)] @reference.not)
+; So does a template's friend declaration (`template <class F1, class F2> friend class
+; Persistent;` redeclares the template, clangd lists no use); a plain `friend class X;` is one.
+(template_declaration (friend_declaration (type_identifier) @name) @reference.not)
 
 ; Types anywhere; definition names are left out by the engine.
 ((type_identifier) @name @reference.type)

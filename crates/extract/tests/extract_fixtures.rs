@@ -1485,11 +1485,11 @@ fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
 
 /// V8's `v8-forward.h`: `class Function;` (or `template <…> class Persistent;`) inside
 /// `namespace v8` declares, it does not use
-/// (before: a `references` edge from the namespace, which clangd does not list); a
-/// `friend class` and a member's type are uses.
+/// (before: a `references` edge from the namespace, which clangd does not list), nor does
+/// a template's friend declaration; a plain `friend class` and a member's type are uses.
 #[test]
 fn cpp_a_forward_declaration_is_no_use() {
-    let src = "namespace v8 {\nclass Function;\nstruct S;\nclass C { friend class Function; Function* f; };\ntemplate <class T, class M = Traits<T>>\nclass Persistent;\n}\nclass Top;\n";
+    let src = "namespace v8 {\nclass Function;\nstruct S;\nclass C { friend class Function; Function* f; template <class F> friend class Global; };\ntemplate <class T, class M = Traits<T>>\nclass Persistent;\n}\nclass Top;\n";
     let f = extract_source("cpp", "src/forward.cpp", src);
     let uses = refs(&f);
     assert_has(
@@ -1500,7 +1500,13 @@ fn cpp_a_forward_declaration_is_no_use() {
             "references Traits from=v8 @4",
         ],
     );
-    for declared in ["Function from=v8 @1", "S from=v8", "Persistent", "Top"] {
+    for declared in [
+        "Function from=v8 @1",
+        "S from=v8",
+        "Persistent",
+        "Top",
+        "Global",
+    ] {
         assert!(
             !uses.iter().any(|u| u.contains(declared)),
             "{declared}: {uses:?}"
