@@ -13,14 +13,19 @@
 ; import * as ns from "m"
 (import_statement (import_clause (_ (identifier) @import.module_alias)) source: (_ (string_fragment) @import.module)) @import
 ; import { a, b as c } from "m"
-(import_statement (import_clause (_ (import_specifier name: (_) @import.name !alias))) source: (_ (string_fragment) @import.module)) @import
-(import_statement (import_clause (_ (import_specifier name: (_) @import.name alias: (_) @import.alias))) source: (_ (string_fragment) @import.module)) @import
+; (the names without `source:`, which follows them: a pattern with both keeps a query state
+; per name until it comes, quadratic in a long list; `@import.from` joins them by the `@import.joined` statement, imports.rs)
+(import_statement source: (_ (string_fragment) @import.from)) @import
+(import_statement (import_clause (_ (import_specifier name: (_) @import.name !alias)))) @import.joined
+(import_statement (import_clause (_ (import_specifier name: (_) @import.name alias: (_) @import.alias)))) @import.joined
 ; import x = require("m")
 (import_statement (import_require_clause (identifier) @import.module_alias source: (_ (string_fragment) @import.module))) @import
 
 ; export { a, b as c } from "m"; export * from "m"; export * as ns from "m"
-(export_statement (_ (export_specifier name: (_) @import.name !alias)) source: (_ (string_fragment) @import.module)) @import @import.reexport
-(export_statement (_ (export_specifier name: (_) @import.name alias: (_) @import.alias)) source: (_ (string_fragment) @import.module)) @import @import.reexport
+; (the names without `source:`, as above; `!source` exports are defs.scm's)
+(export_statement source: (_ (string_fragment) @import.from)) @import
+(export_statement (_ (export_specifier name: (_) @import.name !alias))) @import.joined @import.reexport
+(export_statement (_ (export_specifier name: (_) @import.name alias: (_) @import.alias))) @import.joined @import.reexport
 (export_statement "*" @import.glob source: (_ (string_fragment) @import.module)) @import @import.reexport
 (export_statement (namespace_export (identifier) @import.module_alias) source: (_ (string_fragment) @import.module)) @import @import.reexport
 

@@ -284,7 +284,8 @@ pub struct FileFacts {
     /// Mentions that are not refs: imported names and value uses (absent in older data).
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
-    /// True when tree-sitter reported syntax errors; facts are what it recovered.
+    /// True when tree-sitter reported syntax errors, or the query walk passed its match limit
+    /// (`matches::MATCH_LIMIT`); facts are what it recovered.
     pub had_errors: bool,
     /// Number of lines in the file (for LOC figures).
     pub lines: u32,

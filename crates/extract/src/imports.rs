@@ -6,6 +6,13 @@
 //! `use a::{b::{c, d}}`) are flattened with `@import.prefix`: a prefix captured inside some
 //! node applies to every entry elsewhere inside that node, joined with the manifest's
 //! `[imports] separator`.
+//!
+//! A long import list must cost linear time: a pattern that captures a name *and* a field
+//! after the list (`import { a, b, … } from "m"`) keeps a query state per name until that
+//! field comes, and tree-sitter compares those states pairwise (a 5,000-name list took
+//! minutes). So the names are matched without the module, and `@import.from` gives the module
+//! of their statement in a pattern of its own; the names' statement is `@import.joined`, and
+//! a joined name whose statement has no `@import.from` (a local `export { a }`) is nothing.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,6 +30,7 @@ struct Entry<'t> {
     module_alias: Option<String>,
     name: Option<ImportedName>,
     reexport: bool,
+    joined: bool,
 }
 
 pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) -> Vec<ImportFact> {
@@ -30,9 +38,18 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
     let mut reexports: IdSet = IdSet::default();
     let mut prefixes: Vec<Node> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
+    // Statement → its `@import.from`: the module of its entries that capture none.
+    let mut froms: HashMap<usize, String> = HashMap::new();
     for m in matches {
         let statement = m.get("import");
         statements.extend(statement);
+        // Text put before the module as written, so that one statement form can say what
+        // another says with a prefix (a keyword that makes a bare name relative: `./x`).
+        let module_prefix = property(query, m.pattern, "import.module_prefix").unwrap_or("");
+        if let (Some(stmt), Some(from)) = (statement, m.get("import.from")) {
+            let text = unquote(node_text(&from, source));
+            froms.insert(stmt.id(), format!("{module_prefix}{text}"));
+        }
         let reexport = m.get("import.reexport");
         reexports.extend(reexport.map(|n| n.id()));
         prefixes.extend(m.get("import.prefix"));
@@ -41,9 +58,6 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         let name = m.get("import.name");
         let glob = m.get("import.glob");
         let fixed_name = property(query, m.pattern, "import.name");
-        // Text put before the module as written, so that one statement form can say what
-        // another says with a prefix (a keyword that makes a bare name relative: `./x`).
-        let module_prefix = property(query, m.pattern, "import.module_prefix").unwrap_or("");
         let alias_node = m.get("import.alias");
         // Entries sort by their anchor: the imported name as written, else the module.
         let Some(anchor) = name.or(alias_node).or(glob).or(module) else {
@@ -74,6 +88,7 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
             module_alias: m.get("import.module_alias").map(text),
             name: imported,
             reexport: reexport.is_some(),
+            joined: m.get("import.joined").is_some(),
         });
     }
 
@@ -87,12 +102,19 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         let statement = entry
             .statement
             .or_else(|| innermost(&statements, entry.anchor));
+        let from = match (&entry.module, statement) {
+            (None, Some(s)) => froms.get(&s.id()),
+            _ => None,
+        };
+        if entry.joined && from.is_none() {
+            continue;
+        }
         let mut parts: Vec<&str> = prefixes
             .iter()
             .filter(|p| applies(p, entry.anchor))
             .map(|p| node_text(p, source).trim())
             .collect();
-        parts.extend(entry.module.as_deref());
+        parts.extend(entry.module.as_deref().or(from.map(String::as_str)));
         if parts.is_empty() {
             continue;
         }
@@ -152,6 +174,17 @@ fn applies(prefix: &Node, anchor: Node) -> bool {
 
 fn contains(outer: &Node, inner: &Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+/// The statements that have an `@import.from`: a joined name (`@import.joined`) counts
+/// only in one of them.
+pub fn joined_statements(matches: &[Match]) -> HashSet<usize> {
+    matches
+        .iter()
+        .filter(|m| m.get("import.from").is_some())
+        .filter_map(|m| m.get("import").or(m.get("import.joined")))
+        .map(|n| n.id())
+        .collect()
 }
 
 fn innermost<'t>(statements: &[Node<'t>], anchor: Node<'t>) -> Option<Node<'t>> {

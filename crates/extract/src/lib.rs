@@ -86,13 +86,15 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     };
     // One walk over the tree for all three query files; matches go to their section.
     let mut sections: [Vec<matches::Match>; 4] = Default::default();
-    matches::each(query, root, source, |m| match compiled.section(m.pattern) {
+    let lost = matches::each(query, root, source, |m| match compiled.section(m.pattern) {
         Some(compiled::Section::Defs) => sections[0].push(m),
         Some(compiled::Section::Refs) => sections[1].push(m),
         Some(compiled::Section::Imports) => sections[2].push(m),
         Some(compiled::Section::Bindings) => sections[3].push(m),
         None => {}
     });
+    // A walk past the match limit lost matches: the facts are partial, as for a syntax error.
+    out.had_errors |= lost;
     let defs = defs::extract(&sections[0], source);
     let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);

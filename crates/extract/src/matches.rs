@@ -39,17 +39,25 @@ impl<'q, 't> Match<'q, 't> {
     }
 }
 
+/// Matches a query walk keeps in progress at most: a safety net against a pattern that holds
+/// a state per child until a later field comes (quadratic in the number of children, as
+/// tree-sitter compares the states pairwise). Past it the earliest states are dropped: their
+/// matches are lost, and the walk says so.
+pub const MATCH_LIMIT: u32 = 1024;
+
 /// Every match of `query` under `root`, in the order tree-sitter reports them, handed to
 /// `each` as it comes (no list of all matches is built: a large file has hundreds of
-/// thousands, which its caller sorts into sections anyway).
+/// thousands, which its caller sorts into sections anyway). True when the walk exceeded
+/// [`MATCH_LIMIT`] and so lost matches.
 pub fn each<'q, 't>(
     query: &'q Query,
     root: Node<'t>,
     source: &str,
     mut each: impl FnMut(Match<'q, 't>),
-) {
+) -> bool {
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
+    cursor.set_match_limit(MATCH_LIMIT);
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
         each(Match {
@@ -61,6 +69,7 @@ pub fn each<'q, 't>(
                 .collect(),
         });
     }
+    cursor.did_exceed_match_limit()
 }
 
 /// The value of `#set! <key> "<value>"` in a pattern, if any.

@@ -125,7 +125,13 @@ pub fn extract(
             add(MentionKind::Value, name, qualifier);
         }
     }
+    let joined = crate::imports::joined_statements(imports);
     for m in imports {
+        if let Some(s) = m.get("import.joined")
+            && !joined.contains(&s.id())
+        {
+            continue;
+        }
         for name in m.all("import.name") {
             add(MentionKind::Import, name, None);
         }
