@@ -97,6 +97,7 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
     let mut facts: Vec<ImportFact> = Vec::new();
     let mut statement_of: Vec<usize> = Vec::new();
     let mut index: HashMap<(usize, String, Option<String>), usize> = HashMap::new();
+    let mut seen: HashSet<(usize, String, Option<String>)> = HashSet::new();
     entries.sort_by_key(|e| e.anchor.start_byte());
     for entry in entries {
         let statement = entry
@@ -135,8 +136,9 @@ pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) 
         });
         let fact = &mut facts[i];
         fact.reexport |= reexport;
+        // A set, not a scan of the fact's names: a list can hold thousands.
         if let Some(name) = entry.name
-            && !fact.names.contains(&name)
+            && seen.insert((i, name.name.clone(), name.alias.clone()))
         {
             fact.names.push(name);
         }

@@ -43,7 +43,7 @@ impl<'q, 't> Match<'q, 't> {
 /// a state per child until a later field comes (quadratic in the number of children, as
 /// tree-sitter compares the states pairwise). Past it the earliest states are dropped: their
 /// matches are lost, and the walk says so.
-pub const MATCH_LIMIT: u32 = 1024;
+pub const MATCH_LIMIT: u32 = 256;
 
 /// Every match of `query` under `root`, in the order tree-sitter reports them, handed to
 /// `each` as it comes (no list of all matches is built: a large file has hundreds of

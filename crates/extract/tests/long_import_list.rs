@@ -1,13 +1,14 @@
-//! One import list of thousands of names (a generated declaration file re-exports ≈ 5,000)
-//! is extracted whole: every name with its module, every re-exported name, and no name of a
-//! local `export { … }` taken for an import. The query walk keeps at most the cursor's match
-//! limit of states in progress; a pattern that held one per name until the list's `from`
-//! came (quadratic) loses the earliest names to that limit, which this test sees.
+//! One import list of thousands of names (a generated declaration file re-exports ≈ 5,000;
+//! 2,000 here, far past the match limit) is extracted whole: every name with its module,
+//! every re-exported name, and no name of a local `export { … }` taken for an import. The
+//! query walk keeps at most `MATCH_LIMIT` states in progress and marks a walk that passed it
+//! `had_errors`; a pattern that held a state per name until the list's `from` came
+//! (quadratic) passes it, which this test sees without timing anything.
 
 mod common;
 use common::*;
 
-const N: usize = 5_000;
+const N: usize = 2_000;
 
 fn names(prefix: &str) -> Vec<String> {
     (0..N).map(|i| format!("{prefix}{i}")).collect()
@@ -73,11 +74,11 @@ fn check(lang: &str, file: &str) {
 }
 
 #[test]
-fn typescript_list_of_5000_names() {
+fn typescript_list_of_2000_names() {
     check("ts", "index.d.ts");
 }
 
 #[test]
-fn javascript_list_of_5000_names() {
+fn javascript_list_of_2000_names() {
     check("js", "index.js");
 }
