@@ -57,7 +57,8 @@ fn code_bytes(source: &str, lexis: &AttributeMacros) -> Vec<bool> {
                 .iter()
                 .position(|&c| c == b'\n')
                 .map_or(bytes.len(), |p| i + p)
-        } else if starts(i, open) {
+        } else if !close.is_empty() && starts(i, open) {
+            // A manifest whose block comment has an empty delimiter has none.
             find(bytes, i + open.len(), close).map_or(bytes.len(), |p| p + close.len())
         } else if lexis.quotes.iter().any(|q| starts(i, q.as_bytes())) {
             literal_end(bytes, i)
@@ -71,8 +72,12 @@ fn code_bytes(source: &str, lexis: &AttributeMacros) -> Vec<bool> {
     code
 }
 
+/// The first position at or after `from` where `what` (not empty) starts.
 fn find(bytes: &[u8], from: usize, what: &[u8]) -> Option<usize> {
-    (from..bytes.len().saturating_sub(what.len() - 1)).find(|&p| bytes[p..].starts_with(what))
+    if what.is_empty() {
+        return None;
+    }
+    (from..=bytes.len().checked_sub(what.len())?).find(|&p| bytes[p..].starts_with(what))
 }
 
 /// The end of the literal opened by the quote at `at` (a `\` escapes; a line break ends an
@@ -228,6 +233,26 @@ mod tests {
         assert_eq!(out.len(), src.len());
         assert_eq!(out.lines().count(), src.lines().count());
         out.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// A manifest whose block comment has an empty delimiter (`["/*", ""]`, `["", "*/"]`)
+    /// has no block comments: no panic (`what.len() - 1` underflowed), macros still blanked.
+    #[test]
+    fn an_empty_block_comment_delimiter_is_no_block_comment() {
+        for block_comment in [["/*".into(), "".into()], ["".into(), "*/".into()]] {
+            let lexis = AttributeMacros {
+                block_comment,
+                ..lexis()
+            };
+            let out = blanked("class V8_EXPORT Context /* x */ {", &lexis).unwrap();
+            assert_eq!(
+                out.split_whitespace().collect::<Vec<_>>().join(" "),
+                "class Context /* x */ {"
+            );
+        }
+        assert_eq!(find(b"ab*/", 0, b"*/"), Some(2));
+        assert_eq!(find(b"ab", 0, b""), None);
+        assert_eq!(find(b"", 0, b"*/"), None);
     }
 
     #[test]
