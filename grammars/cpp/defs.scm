@@ -79,3 +79,12 @@
   (union_specifier body: (field_declaration_list [(field_declaration) (function_definition) (declaration)] @exported))])
 (field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @exported (#eq? @_a "public"))
 (field_declaration_list (access_specifier) @_a [(field_declaration) (function_definition) (declaration)] @unexported (#match? @_a "^(private|protected)$"))
+
+; Arity (crates/extract/src/arity.rs): the parameter list beside a function's name, the
+; parameters with a default, the variadic ones (`...`, a pack `Args... args`), and C's
+; `(void)`, which declares none.
+(parameter_list) @parameters
+(optional_parameter_declaration) @parameter.optional
+(variadic_parameter_declaration) @parameter.variadic
+(parameter_list "..." @parameter.variadic)
+(parameter_list . (parameter_declaration type: (primitive_type) @_t !declarator) @parameter.none . (#eq? @_t "void"))

@@ -19,8 +19,8 @@
 ; A member-initializer list's entries that name a constructor: a delegation (`Handle(int
 ; raw, int extra) : Handle(raw + extra) {}`) or a base's (`: PersistentBase<T>(nullptr)`,
 ; `: internal::Base(x)`): calls. A field's entry (`raw_(raw)`) resolves to the field (a use
-; of it, as clangd lists it). A delegation to an overloaded constructor is a candidate
-; among the overloads (the map does not weigh arguments).
+; of it, as clangd lists it). A delegation to an overloaded constructor is linked to the
+; overloads that accept its number of arguments (`@arguments` below).
 (field_initializer [(field_identifier) @name (template_method name: (field_identifier) @name)] (argument_list)) @reference.call
 (field_initializer (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (type_identifier) @name (template_type name: (type_identifier) @name) (template_function name: (identifier) @name)]) (argument_list)) @reference.call
 
@@ -46,6 +46,11 @@
 ; namespace's name resolves to no edge.
 ((qualified_identifier scope: (namespace_identifier) @name) @reference.type)
 (qualified_identifier name: (qualified_identifier scope: (namespace_identifier) @name) @reference.type) @qualifier.path
+
+; A call's argument count (crates/extract/src/arity.rs): the argument list of a call, a
+; `new`, a member initializer; a pack expansion (`f(args...)`) makes it unknown.
+(argument_list) @arguments
+(argument_list (parameter_pack_expansion) @argument.spread)
 
 ; A macro's body is one unparsed token (`preproc_arg`): its words are mentions from the
 ; macro (`#define U16_GET(s, i, c) … U16_IS_TRAIL(…)` mentions `U16_IS_TRAIL`). Not edges.

@@ -39,3 +39,9 @@
 ((field_declaration (modifiers) @_m declarator: (variable_declarator) @exported) (#match? @_m "public"))
 ((_ (modifiers) @_m) @unexported (#match? @_m "private"))
 ((field_declaration (modifiers) @_m declarator: (variable_declarator) @unexported) (#match? @_m "private"))
+
+; Arity (crates/extract/src/arity.rs): a method's or constructor's parameters; varargs
+; (`T... xs`) take any number; a receiver parameter (`Foo this`) is none.
+(formal_parameters) @parameters
+(spread_parameter) @parameter.variadic
+(receiver_parameter) @parameter.none

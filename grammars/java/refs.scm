@@ -7,6 +7,9 @@
 (object_creation_expression type: [(scoped_type_identifier (_) @qualifier . (type_identifier) @name)
                                    (generic_type (scoped_type_identifier (_) @qualifier . (type_identifier) @name))]) @reference.call
 
+; A call's argument count (crates/extract/src/arity.rs), to choose among overloads.
+(argument_list) @arguments
+
 ; Inheritance: `class A extends B implements I, J`, `interface I extends J`.
 (superclass [(type_identifier) @name (generic_type (type_identifier) @name)]) @reference.extends
 (superclass [(scoped_type_identifier (_) @qualifier . (type_identifier) @name)]) @reference.extends

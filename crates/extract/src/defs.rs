@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use crate::arity::Parameters;
 use crate::facts::{DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
@@ -99,7 +100,9 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
     let mut docs = Vec::new();
     // `@owner` + `@owner.body` matches: (body node, owner name node).
     let mut owner_bodies: Vec<(Node, Node)> = Vec::new();
+    let mut parameters = Parameters::default();
     for m in matches {
+        parameters.collect(m);
         exported_nodes.extend(m.all("exported").map(|n| n.id()));
         unexported_nodes.extend(m.all("unexported").map(|n| n.id()));
         partial_nodes.extend(m.all("partial").map(|n| n.id()));
@@ -201,6 +204,9 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
             signature: signature(&raw.context.unwrap_or(raw.node), raw.body.as_ref(), source),
             doc: None,
             exported,
+            arity: matches!(kind, NodeKind::Function | NodeKind::Method)
+                .then(|| parameters.of(raw.name, raw.node))
+                .flatten(),
         });
         defs.ranges.push((start, end));
         defs.enclosing.push(enclosing);

@@ -158,6 +158,26 @@ pub struct DefFact {
     pub doc: Option<String>,
     /// Visible outside its module (exported, `pub`, capitalised in Go, no leading `_` in Python).
     pub exported: bool,
+    /// The numbers of arguments a function accepts, where its query captures its parameter
+    /// list (`@parameters`); `None`: unknown, any call is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arity: Option<Arity>,
+}
+
+/// The numbers of arguments a function, method or constructor accepts: `min` (its
+/// parameters without a default), `max` (all of them; `None`: variadic — C's `...`, a C++
+/// parameter pack, Java's `T... xs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arity {
+    pub min: u16,
+    pub max: Option<u16>,
+}
+
+impl Arity {
+    /// Whether a call with `args` arguments may call it.
+    pub fn accepts(self, args: u16) -> bool {
+        args >= self.min && self.max.is_none_or(|max| args <= max)
+    }
 }
 
 /// A use of a name that resolution may turn into a `calls`, `extends`, `implements`
@@ -182,6 +202,11 @@ pub struct RefFact {
     /// resolution never links it for sure to a definition of the same name.
     #[serde(default)]
     pub local: bool,
+    /// A call's number of arguments, where its query captures the argument list
+    /// (`@arguments`) and no argument is a spread (`@argument.spread`: `f(args...)`);
+    /// `None`: unknown (or not a call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<u16>,
 }
 
 /// What a mention that is not a [`RefFact`] is: a name imported by an import statement, a

@@ -29,6 +29,7 @@
 pub mod facts;
 
 mod alloc;
+mod arity;
 mod attribute_macros;
 mod bindings;
 mod compiled;

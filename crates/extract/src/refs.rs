@@ -1,6 +1,7 @@
 //! Uses of names: the `refs.scm` query's matches → [`RefFact`]s. Capture conventions:
 //! `grammars/README.md`.
 
+use crate::arity::Arguments;
 use crate::defs::{Defs, excerpt};
 use crate::facts::{EdgeKind, RefFact};
 use crate::ids::{IdMap, IdSet};
@@ -19,6 +20,7 @@ struct Raw {
     line: u32,
     col: u32,
     name_start: usize,
+    args: Option<u16>,
 }
 
 /// `call` → calls, `extends`, `implements`; anything else (`type`, `decorator`, …) → references.
@@ -66,6 +68,11 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
     // Names a pattern marks `@reference.not`: no use, whatever else matches them (a
     // forward declaration `class Function;` names what it declares).
     let mut not_uses = IdSet::default();
+    let mut arguments = Arguments::default();
+    for m in matches {
+        arguments.collect(m);
+    }
+    let args = arguments.counts();
     for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
             continue;
@@ -82,9 +89,14 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
         if text.is_empty() {
             continue;
         }
+        let kind = edge_kind(suffix);
         let raw = Raw {
+            args: match kind {
+                EdgeKind::Calls => args.get(&node.id()).copied().flatten(),
+                _ => None,
+            },
             pattern: m.pattern,
-            kind: edge_kind(suffix),
+            kind,
             name: text.to_string(),
             qualifier: qualifier(m, &name, source),
             owner: m.get("owner").map(|o| node_text(&o, source).to_string()),
@@ -127,6 +139,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
                 qualifier: raw.qualifier,
                 line: raw.line,
                 col: raw.col,
+                args: raw.args,
             }
         })
         .collect()

@@ -323,6 +323,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 ix
             }
         };
+        model.set_arity(ix, d.arity);
         ch.nodes_upserted.insert(ix);
         new_defs.push(ix);
     }
@@ -390,6 +391,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             line: r.line,
             col: r.col,
             local: r.local,
+            args: r.args,
         })
         .collect();
     let old_mentioned = model.mentioned_names(fix);

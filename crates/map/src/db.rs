@@ -30,8 +30,8 @@ use crate::{Confidence, EdgeKind, NodeKind};
 
 /// Bump on any change to the tables or blob encodings (8: a binding's region; 9: the
 /// blobs in `contents`, the index tables of the partial rebuild — two changes that met
-/// on main under one number).
-pub(crate) const SCHEMA_VERSION: i64 = 9;
+/// on main under one number; 10: a definition's arity, a call's number of arguments).
+pub(crate) const SCHEMA_VERSION: i64 = 10;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -574,6 +574,8 @@ fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
         w.opt_str(model.signature(n));
         w.opt_str(model.doc(n));
         w.u8(n.exported as u8);
+        // The packed arity plus one; 0: unknown.
+        w.u64(model.arity.get(&ix).map_or(0, |&a| u64::from(a) + 1));
     }
     w.buf
 }
@@ -618,10 +620,14 @@ pub(crate) fn decode_nodes(
             doc: r.opt_str()?.map(|s| model.texts.intern(s)).into(),
             exported: r.u8()? != 0,
         };
+        let arity = r.u64()?.checked_sub(1).map(u32::try_from);
         if model.slot(ix).is_some() || (i == 0) != (kind == NodeKind::File) {
             return Err(DecodeError);
         }
         model.put_node(ix, node);
+        if let Some(a) = arity {
+            model.arity.insert(ix, a.map_err(|_| DecodeError)?);
+        }
         if i == 0 {
             rec.node = Some(ix);
         } else {
@@ -656,6 +662,7 @@ fn encode_refs(model: &Model, fix: Ix, w: &mut Writer) {
         w.opt_str(r.qualifier.map(|q| model.names.str(q)));
         w.u32(r.line);
         w.u32(r.col);
+        w.u64(r.args.map_or(0, |n| u64::from(n) + 1));
     }
 }
 
@@ -744,6 +751,7 @@ pub(crate) fn decode_facts_with(
             r.opt_str()?;
             r.u32()?;
             r.u32()?;
+            r.u64()?;
         }
         rec.refs_raw = Some(blob[start..blob.len() - r.remaining()].into());
     } else {
@@ -821,6 +829,10 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
         let qualifier = r.opt_str()?.map(|q| model.names.intern(q));
         let line = r.u32()?;
         let col = r.u32()?;
+        let args = match r.u64()? {
+            0 => None,
+            n => Some(u16::try_from(n - 1).map_err(|_| DecodeError)?),
+        };
         if model.slot(from).is_none() {
             return Err(DecodeError);
         }
@@ -832,6 +844,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
             line,
             col,
             local,
+            args,
         });
     }
     rec.refs = refs.into_iter().collect();

@@ -13,7 +13,23 @@ pub(crate) use crate::adjacency::{Adjacency, Rows};
 use crate::packed::{Mentions, Refs};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
+use navmap_extract::facts::Arity;
 pub(crate) use navmap_extract::facts::MentionKind;
+
+/// An [`Arity`] in four bytes: the minimum in the high half, the maximum plus one in the
+/// low half (0: variadic).
+pub(crate) fn pack_arity(a: Arity) -> u32 {
+    let max = a.max.map_or(0, |m| u32::from(m.min(u16::MAX - 1)) + 1);
+    (u32::from(a.min) << 16) | max
+}
+
+pub(crate) fn unpack_arity(v: u32) -> Arity {
+    let max = (v & 0xffff) as u16;
+    Arity {
+        min: (v >> 16) as u16,
+        max: max.checked_sub(1),
+    }
+}
 
 /// Index of a node or a file (= its SQLite row id).
 pub(crate) type Ix = u32;
@@ -215,6 +231,8 @@ pub(crate) struct Ref {
     pub col: u32,
     /// A bare call of a local (`RefFact::local`): never linked for sure.
     pub local: bool,
+    /// A call's number of arguments (`RefFact::args`); `None`: unknown.
+    pub args: Option<u16>,
 }
 
 /// A mention that is not a [`Ref`]: an imported name or a value use (see
@@ -342,6 +360,10 @@ pub(crate) struct Model {
     pub files: Vec<Option<FileRec>>,
     pub file_by_path: FastMap<Box<str>, Ix>,
     pub nodes: Vec<Option<Node>>,
+    /// The arity of the function-like nodes whose language gives one (`DefFact::arity`),
+    /// packed ([`pack_arity`]): apart from the node slot, which stays 48 bytes, and only
+    /// for the languages whose queries capture parameters.
+    pub arity: FastMap<Ix, u32>,
     /// External module nodes by (language, package): they have no file to be found by.
     pub externals_by_name: FastMap<(u16, Sym), Ix>,
     /// A node's children (the nodes whose `parent` it is), in source order.
@@ -440,6 +462,18 @@ impl Model {
             self.demand_node(ix);
         }
         n
+    }
+
+    /// The numbers of arguments a function-like node accepts; `None`: unknown (any).
+    pub fn arity(&self, ix: Ix) -> Option<Arity> {
+        self.arity.get(&ix).map(|&a| unpack_arity(a))
+    }
+
+    pub fn set_arity(&mut self, ix: Ix, arity: Option<Arity>) {
+        match arity {
+            Some(a) => self.arity.insert(ix, pack_arity(a)),
+            None => self.arity.remove(&ix),
+        };
     }
 
     /// A node's children ([`Model::n`]'s demand when it is not loaded).
@@ -746,6 +780,7 @@ impl Model {
         let Some(node) = self.nodes[ix as usize].take() else {
             return vec![];
         };
+        self.arity.remove(&ix);
         if node.file.is_none() {
             self.externals_by_name.remove(&(node.lang, node.qname));
         }
@@ -998,6 +1033,7 @@ impl Model {
         self.names.shrink_to_fit();
         self.texts.shrink_to_fit();
         self.externals_by_name.shrink_to_fit();
+        self.arity.shrink_to_fit();
         self.by_name.freeze();
         self.users_by_name.freeze();
         self.mentioners_by_name.freeze();

@@ -24,6 +24,12 @@ struct Packed {
 
 /// Set in a ref's kind byte when it is a call of a local.
 const LOCAL: u8 = 0x80;
+/// A ref's kind byte holds its edge kind in the low three bits and its number of
+/// arguments in the next four: 0 unknown, `n + 1` for `n` up to [`ARGS_INLINE`] − 1,
+/// [`ARGS_INLINE`] + 1 when the number follows as a varint (no byte more for most calls).
+const ARGS_SHIFT: u8 = 3;
+const ARGS_MASK: u8 = 0x0f << ARGS_SHIFT;
+const ARGS_INLINE: u8 = 14;
 
 fn put(w: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
@@ -119,11 +125,17 @@ impl Refs {
             let from = get(&mut r) as Ix;
             let code = r[0];
             r = &r[1..];
+            let args = match (code & ARGS_MASK) >> ARGS_SHIFT {
+                0 => None,
+                n if n <= ARGS_INLINE => Some(u16::from(n - 1)),
+                _ => Some(get(&mut r) as u16),
+            };
             let (name, qualifier, line, col) = get_tail(&mut r, &mut line);
             Ref {
                 from,
-                kind: K::ALL[(code & !LOCAL) as usize],
+                kind: K::ALL[(code & !(LOCAL | ARGS_MASK)) as usize],
                 local: code & LOCAL != 0,
+                args,
                 name,
                 qualifier,
                 line,
@@ -138,7 +150,15 @@ impl FromIterator<Ref> for Refs {
         let (mut w, mut len, mut line) = (Vec::new(), 0, 0);
         for x in refs {
             put(&mut w, x.from as u64);
-            w.push(edge_code(x.kind) | if x.local { LOCAL } else { 0 });
+            let args = match x.args {
+                None => 0,
+                Some(n) if n < u16::from(ARGS_INLINE) => n as u8 + 1,
+                Some(_) => ARGS_INLINE + 1,
+            };
+            w.push(edge_code(x.kind) | if x.local { LOCAL } else { 0 } | args << ARGS_SHIFT);
+            if let Some(n) = x.args.filter(|_| args == ARGS_INLINE + 1) {
+                put(&mut w, u64::from(n));
+            }
             put_tail(&mut w, &mut line, x.name, x.qualifier, x.line, x.col);
             len += 1;
         }
@@ -209,6 +229,11 @@ mod tests {
                 },
                 col: i * 3,
                 local: i % 4 == 0,
+                args: match i % 3 {
+                    0 => None,
+                    1 => Some((i % 20) as u16),
+                    _ => Some(u16::MAX - i as u16),
+                },
             })
             .collect();
         let packed: Refs = refs.iter().cloned().collect();

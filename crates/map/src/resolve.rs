@@ -259,7 +259,7 @@ impl<'a> Resolver<'a> {
                 }
                 other => other,
             };
-            match outcome {
+            match self.by_arity(outcome, r.args) {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
                     src: r.from,
                     dst,
@@ -306,7 +306,9 @@ impl<'a> Resolver<'a> {
                 None => self.resolve_bare(cx, v.from, v.name, kind, 0),
                 Some(q) => self.resolve_qualified(cx, v.from, q, v.name, kind, 0),
             };
-            if let Outcome::Resolved(dst, conf @ (Confidence::Exact | Confidence::Import)) = outcome
+            // A value use passes no arguments to choose an overload by.
+            if let Outcome::Resolved(dst, conf @ (Confidence::Exact | Confidence::Import)) =
+                self.by_arity(outcome, None)
             {
                 out.push(NewEdge {
                     src: v.from,
@@ -785,25 +787,43 @@ impl<'a> Resolver<'a> {
 
     // ---- references ---------------------------------------------------------------------
 
-    /// The member `d` of type `ty` found for a bare name; but a constructor named bare
-    /// inside its class (a C++ delegation, `: Handle(raw)`) with several overloads is a
-    /// candidate among them: which one is meant depends on the arguments, which the map
-    /// does not weigh, and the first is most often the caller itself.
-    fn one_or_overloads(&self, ty: Ix, d: Ix) -> Outcome {
+    /// Chooses among overloads by the number of arguments. A function a lookup found that
+    /// has overloads — the function-like definitions of its qualified name in its file, its
+    /// `~N` siblings (`put`, `put~2`; a C++ constructor's delegation `: Handle(raw)`) — is
+    /// the one overload that accepts the call's number of arguments, with the lookup's
+    /// confidence; where several accept, or the number is unknown (a spread, a value use),
+    /// or none accepts, a candidate of each (of those that accept, else of all): the map
+    /// does not weigh the arguments' types. A group none of whose members has an arity
+    /// (languages whose queries capture no parameters: Python's redefinitions, C's `#if`
+    /// variants) keeps the lookup's answer.
+    fn by_arity(&self, outcome: Outcome, args: Option<u16>) -> Outcome {
         let m = self.model;
-        let name = m.n(d).name;
-        if name == m.n(ty).name && is_function_like(m.n(d).kind) {
-            let overloads: Vec<Ix> = m
-                .children_of(ty)
-                .iter()
-                .copied()
-                .filter(|&c| m.n(c).name == name && is_function_like(m.n(c).kind))
-                .collect();
-            if overloads.len() > 1 {
-                return Outcome::Candidates(overloads);
-            }
+        let Outcome::Resolved(d, conf) = outcome else {
+            return outcome;
+        };
+        let node = m.n(d);
+        let Some(parent) = node.parent.get().filter(|_| is_function_like(node.kind)) else {
+            return outcome;
+        };
+        let overloads: Vec<Ix> = m
+            .children_of(parent)
+            .iter()
+            .copied()
+            .filter(|&c| m.n(c).qname == node.qname && is_function_like(m.n(c).kind))
+            .collect();
+        if overloads.len() < 2 || overloads.iter().all(|&o| m.arity(o).is_none()) {
+            return outcome;
         }
-        Outcome::Resolved(d, Confidence::Exact)
+        let accepting: Vec<Ix> = overloads
+            .iter()
+            .copied()
+            .filter(|&o| args.is_some_and(|n| m.arity(o).is_none_or(|a| a.accepts(n))))
+            .collect();
+        match accepting.len() {
+            1 => Outcome::Resolved(accepting[0], conf),
+            0 => Outcome::Candidates(overloads),
+            _ => Outcome::Candidates(accepting),
+        }
     }
 
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {
@@ -820,7 +840,7 @@ impl<'a> Resolver<'a> {
                 && is_type_like(node.kind)
                 && let Some(d) = self.member(a, name, kind, 0)
             {
-                return self.one_or_overloads(a, d);
+                return Outcome::Resolved(d, Confidence::Exact);
             }
             let is_file = node.kind == NodeKind::File;
             // A namespace's (module's) members are in scope inside it (`class B : public A`
@@ -847,7 +867,7 @@ impl<'a> Resolver<'a> {
             && let Some(t) = self.enclosing_type(from)
             && let Some(d) = self.member(t, name, kind, 0)
         {
-            return self.one_or_overloads(t, d);
+            return Outcome::Resolved(d, Confidence::Exact);
         }
         // Open modules: the namespaces around the use, in every file (`SessionStore`
         // inside `module Shop` is `Shop.SessionStore`, defined elsewhere).

@@ -3,8 +3,8 @@
 //! grammars. (Tests on real fixtures with real extraction live in `tests/`.)
 //!
 //! Format, one statement per line:
-//! - `def <kind> <qualified.name> [priv] [sig=<signature text>]`
-//! - `ref <from qualified name or -> <kind> <name> [<qualifier>]`
+//! - `def <kind> <qualified.name> [priv] [args=<min>..[<max>]] [sig=<signature text>]`
+//! - `ref <from qualified name or -> <kind> <name> [<qualifier>] [local] [args=<n>]`
 //! - `import <module> [<name>[:<alias>],…|-] [as=<alias>] [reexport]`
 //! - `bind <scope qualified name or -> <name> [<qualifier>.]<Type>` (a binding fact)
 //! - `mention <from qualified name or -> value|text|import <name> [<qualifier>]`
@@ -62,6 +62,13 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     signature: sig,
                     doc: None,
                     exported: !rest.contains(&"priv"),
+                    arity: rest.iter().find_map(|w| {
+                        let (min, max) = w.strip_prefix("args=")?.split_once("..")?;
+                        Some(Arity {
+                            min: min.parse().ok()?,
+                            max: max.parse().ok(),
+                        })
+                    }),
                 });
             }
             ["ref", from, kind, name, rest @ ..] => {
@@ -77,11 +84,14 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     name: name.to_string(),
                     qualifier: rest
                         .first()
-                        .filter(|q| **q != "local")
+                        .filter(|q| **q != "local" && !q.starts_with("args="))
                         .map(|q| q.to_string()),
                     line: line_no,
                     col: 0,
                     local: rest.contains(&"local"),
+                    args: rest
+                        .iter()
+                        .find_map(|w| w.strip_prefix("args=")?.parse().ok()),
                 });
             }
             ["import", module, rest @ ..] => {
@@ -1561,4 +1571,72 @@ fn a_derived_node_id_is_the_written_one_and_finds_its_node() {
     assert_eq!(fx.map.node(&fx.id("dup", "g~2")).unwrap().line, Some(5));
     assert!(fx.map.node(&fx.id("dup", "g~3")).is_err());
     check(&fx.reopen().0, &want);
+}
+
+/// Overloads (`put`, `put~2`: one owner, one qualified name) are chosen by the call's
+/// number of arguments: the one overload that accepts it, with the lookup's confidence;
+/// several, none, or an unknown number: a candidate of each (of those that accept, else
+/// of all). A group none of whose members has an arity (a language whose queries capture
+/// no parameters) keeps the lookup's answer, the first. The arities survive a reopen
+/// (stored in the nodes' and refs' blobs).
+#[test]
+fn overloads_are_chosen_by_the_number_of_arguments() {
+    let fx = Fixture::new(&[(
+        "store",
+        "def class Store\n\
+         def method Store.put args=1..1\n\
+         def method Store.put args=2..3\n\
+         def method Store.log args=1..\n\
+         def method Store.log args=0..0\n\
+         def method Store.old\n\
+         def method Store.old\n\
+         def method Store.one\nref Store.one calls put self args=1\n\
+         def method Store.two\nref Store.two calls put self args=3\n\
+         def method Store.four\nref Store.four calls put self args=4\n\
+         def method Store.spread\nref Store.spread calls put self\n\
+         def method Store.many\nref Store.many calls log self args=2\n\
+         def method Store.redefined\nref Store.redefined calls old self args=1\n",
+    )]);
+    fx.rebuild();
+    let put = fx.id("store", "Store.put");
+    let put2 = fx.id("store", "Store.put~2");
+    let callees = |map: &Map, from: &str| -> Vec<(String, Confidence)> {
+        let mut v: Vec<_> = map
+            .neighbors(&fx.id("store", from), Direction::Out, None, 1, 200)
+            .unwrap()
+            .neighbors
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::Calls)
+            .map(|n| (n.node.id, n.confidence))
+            .collect();
+        v.sort();
+        v
+    };
+    let check = |map: &Map| {
+        assert_eq!(
+            callees(map, "Store.one"),
+            [(put.clone(), Confidence::Exact)]
+        );
+        assert_eq!(
+            callees(map, "Store.two"),
+            [(put2.clone(), Confidence::Exact)]
+        );
+        let both = [
+            (put.clone(), Confidence::Candidate),
+            (put2.clone(), Confidence::Candidate),
+        ];
+        assert_eq!(callees(map, "Store.four"), both);
+        assert_eq!(callees(map, "Store.spread"), both);
+        assert_eq!(
+            callees(map, "Store.many"),
+            [(fx.id("store", "Store.log"), Confidence::Exact)]
+        );
+        assert_eq!(
+            callees(map, "Store.redefined"),
+            [(fx.id("store", "Store.old"), Confidence::Exact)]
+        );
+    };
+    check(&fx.map);
+    let (reopened, _) = fx.reopen();
+    check(&reopened);
 }

@@ -1353,43 +1353,105 @@ fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
     );
 }
 
-/// V8's shapes (`include/handle.h`): a delegating constructor (`Handle(int raw, int extra)
-/// : Handle(raw + extra)`) calls one of its class's constructors — which one, only the
-/// arguments say, so each overload is a candidate and none is linked as the one (the
-/// first is the caller itself); a member initializer of a field (`raw_(raw)`) is a use of
-/// the field (before: neither was an edge; `new Handle(…)` in `Handle::New` was an exact
-/// call of the first constructor).
+/// Every call edge into `id`, resolved or not (a candidate is an unresolved edge), sorted.
+fn calls_in(b: &Built, id: &str) -> Vec<(String, Confidence, bool)> {
+    let mut got: Vec<(String, Confidence, bool)> = b
+        .edges(id, Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::Calls)
+        .map(|n| (n.node.id, n.confidence, n.resolved))
+        .collect();
+    got.sort();
+    got
+}
+
+/// V8's shapes (`include/handle.h`): a delegating constructor calls the one overload of
+/// its class that accepts its number of arguments (`Handle(int raw, int extra) :
+/// Handle(raw + extra)`: the one-argument `Handle~2`, not the caller itself), and so does
+/// `new Handle(…)` inside the class; a member initializer of a field (`raw_(raw)`) is a
+/// use of the field. Before: every overload a candidate (issue 17, ninth round).
 #[test]
-fn cpp_a_delegating_constructor_is_a_candidate_call_of_each_overload() {
+fn cpp_a_delegating_constructor_calls_the_overload_its_arguments_fit() {
     let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
     let ctor = "cpp:include/handle.h#shop.Handle.Handle";
     let one_arg = format!("{ctor}~2");
-    // Every call edge in, resolved or not (a candidate is an unresolved edge).
-    let calls_in = |id: &str| -> Vec<(String, Confidence, bool)> {
-        b.edges(id, Direction::In)
-            .into_iter()
-            .filter(|n| n.edge == EdgeKind::Calls)
-            .map(|n| (n.node.id, n.confidence, n.resolved))
-            .collect()
-    };
-    // `new Handle(…)` inside the class (`Handle::New`) is one of them too.
     let new = "cpp:include/handle.h#shop.Handle.New";
-    for id in [ctor, one_arg.as_str()] {
-        let mut got = calls_in(id);
-        got.sort();
-        assert_eq!(
-            got,
-            [
-                (ctor.to_string(), Confidence::Candidate, false),
-                (new.to_string(), Confidence::Candidate, false)
-            ]
-        );
-    }
+    assert_eq!(calls_in(&b, ctor), []);
+    assert_eq!(
+        calls_in(&b, &one_arg),
+        [
+            (ctor.to_string(), Confidence::Exact, true),
+            (new.to_string(), Confidence::Exact, true)
+        ]
+    );
     assert_eq!(
         callers(&b, "cpp:include/handle.h#shop.Handle.raw_"),
         [(one_arg.clone(), Confidence::Exact)]
     );
-    // `new Handle(…)` names the class, not a constructor: no edge to either.
+}
+
+/// cppgc's `BasicPersistent` (`include/handle.h`, `Persistent`): constructors of several
+/// arities delegating to each other. A delegation that one overload accepts is an exact
+/// call of it (`Persistent()` and `Persistent(int*, int = 0)` both pass three arguments:
+/// `~4`); one that several accept — defaults make `(int*, int = 0)` and `(const
+/// Persistent&, int = 0)` both take two — is a candidate of those only; a pack expansion
+/// (`Persistent(args...)`) passes an unknown number: a candidate of each overload, never
+/// an exact edge; the variadic one (`~5`, four or more) accepts only calls of four or
+/// more. An overloaded member called bare (`Get()` in `Get(int*)`) or on a typed
+/// receiver (`p.Get(fallback)`) is the overload of its arity. Before: every delegation a
+/// candidate of all five, `Get` and `p.Get` exact calls of the first `Get`.
+#[test]
+fn cpp_overloads_are_chosen_by_their_number_of_arguments() {
+    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let ctor = |n: u32| match n {
+        1 => "cpp:include/handle.h#shop.Persistent.Persistent".to_string(),
+        n => format!("cpp:include/handle.h#shop.Persistent.Persistent~{n}"),
+    };
+    let exact = |n: u32| (ctor(n), Confidence::Exact, true);
+    let candidate = |n: u32| (ctor(n), Confidence::Candidate, false);
+    // The pack expansion in `~5` is a candidate call of every overload.
+    assert_eq!(calls_in(&b, &ctor(1)), [candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(2)), [candidate(3), candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(3)), [candidate(3), candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(4)), [exact(1), exact(2), candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(5)), [candidate(5)]);
+    let get = "cpp:include/handle.h#shop.Persistent.Get";
+    assert_eq!(callers(&b, get), [(format!("{get}~2"), Confidence::Exact)]);
+    assert_eq!(
+        callers(&b, &format!("{get}~2")),
+        [(
+            "cpp:include/handle.h#shop.Unwrap".to_string(),
+            Confidence::Exact
+        )]
+    );
+}
+
+/// Guava's `Preconditions` (`util/Checks.java`): `checkArgument` overloaded with one, two,
+/// and two-or-more (varargs) arguments. A bare or class-qualified call is the overload
+/// that accepts its number of arguments (one: the first; three: the varargs one); a call
+/// of two, which both the two-argument overload and the varargs one accept, is a
+/// candidate of those two, not an exact call of either. Before: every call an exact call
+/// of the first overload.
+#[test]
+fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let file = "java:src/main/java/com/example/shop/util/Checks.java";
+    let check = |n: u32| match n {
+        1 => format!("{file}#Checks.checkArgument"),
+        n => format!("{file}#Checks.checkArgument~{n}"),
+    };
+    let name = format!("{file}#Checks.checkName");
+    assert_eq!(
+        calls_in(&b, &check(1)),
+        [(name.clone(), Confidence::Exact, true)]
+    );
+    assert_eq!(
+        calls_in(&b, &check(2)),
+        [(name.clone(), Confidence::Candidate, false)]
+    );
+    // The three-argument call makes it an exact callee (the candidate edge of the
+    // two-argument call from the same caller is the same edge, at its surest).
+    assert_eq!(calls_in(&b, &check(3)), [(name, Confidence::Exact, true)]);
 }
 
 /// Java: `implements com.example.shop.base.Builder<…>`, fully qualified and without an
