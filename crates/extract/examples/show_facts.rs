@@ -31,7 +31,7 @@ fn main() {
             .enumerate()
             .map(|(i, d)| {
                 format!(
-                    "{i} {:?} {} parent={:?} lines={}-{} name@{}:{} exp={} sig={:?} doc={:?}",
+                    "{i} {:?} {} parent={:?} lines={}-{} name@{}:{} exp={} arity={:?} sig={:?} doc={:?}",
                     d.kind,
                     d.qualified_name,
                     d.parent,
@@ -40,6 +40,7 @@ fn main() {
                     d.name_line,
                     d.name_col,
                     d.exported,
+                    d.arity,
                     d.signature,
                     d.doc
                 )
@@ -57,8 +58,8 @@ fn main() {
                     .map(|i| facts.defs[i].qualified_name.as_str())
                     .unwrap_or("<file>");
                 format!(
-                    "{}:{} {:?} {} q={:?} from={from}",
-                    r.line, r.col, r.kind, r.name, r.qualifier
+                    "{}:{} {:?} {} q={:?} args={:?} from={from}",
+                    r.line, r.col, r.kind, r.name, r.qualifier, r.args
                 )
             })
             .collect(),
