@@ -30,6 +30,9 @@
 //! Scope wins over all of these: a bare call of a local (a parameter, a local variable, a
 //! closure parameter; `RefFact::local`) is never linked for sure, only to candidates.
 //!
+//! Whatever path found a function, its overloads (`~N` siblings) are weighed last: the one
+//! that accepts the call's number of arguments, else candidates (`by_arity`).
+//!
 //! An `extends` use that lands on an interface/trait from a type that is not one is recorded
 //! as `implements` (base lists that don't say which: `class A : B, I`).
 //!
