@@ -53,6 +53,13 @@ pub struct Manifest {
     /// languages whose functions all live in types. Such calls get `candidate` edges only.
     #[serde(default)]
     pub member_candidates: bool,
+    /// Among overloads that accept a call's number of arguments, one that takes them
+    /// without its variadic part is chosen over a variadic one (Java's first phases of
+    /// method resolution: `checkArgument(x, "msg")` is `checkArgument(boolean, Object)`,
+    /// not `checkArgument(boolean, String, Object...)`). Off where a variadic template may
+    /// be the better match (C++'s parameter packs).
+    #[serde(default)]
+    pub fixed_arity_first: bool,
     /// Inside a method, a bare name may mean a member of the enclosing type (`get(key)` for
     /// `this->get(key)`, `store_->x()` for `this->store_->x()`): the map looks there when
     /// no local definition names it; a bare call inside a type's body tries that type's own

@@ -262,7 +262,7 @@ impl<'a> Resolver<'a> {
                 }
                 other => other,
             };
-            match self.by_arity(outcome, r.args) {
+            match self.by_arity(&cx, outcome, r.args) {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
                     src: r.from,
                     dst,
@@ -311,7 +311,7 @@ impl<'a> Resolver<'a> {
             };
             // A value use passes no arguments to choose an overload by.
             if let Outcome::Resolved(dst, conf @ (Confidence::Exact | Confidence::Import)) =
-                self.by_arity(outcome, None)
+                self.by_arity(cx, outcome, None)
             {
                 out.push(NewEdge {
                     src: v.from,
@@ -788,6 +788,14 @@ impl<'a> Resolver<'a> {
             .is_some_and(|l| l.manifest.implicit_receiver)
     }
 
+    /// Whether the file's language prefers an overload's fixed arity over its varargs
+    /// (`fixed_arity_first` in its manifest).
+    fn fixed_arity_first(&self, cx: &FileCx) -> bool {
+        self.registry
+            .by_id(self.model.lang(cx.lang))
+            .is_some_and(|l| l.manifest.fixed_arity_first)
+    }
+
     // ---- references ---------------------------------------------------------------------
 
     /// Chooses among overloads by the number of arguments. A function a lookup found that
@@ -798,8 +806,10 @@ impl<'a> Resolver<'a> {
     /// or none accepts, a candidate of each (of those that accept, else of all): the map
     /// does not weigh the arguments' types. A group none of whose members has an arity
     /// (languages whose queries capture no parameters: Python's redefinitions, C's `#if`
-    /// variants) keeps the lookup's answer.
-    fn by_arity(&self, outcome: Outcome, args: Option<u16>) -> Outcome {
+    /// variants) keeps the lookup's answer. In a language with `fixed_arity_first`
+    /// (Java), an overload that accepts the count without its variadic part beats the
+    /// variadic ones that accept it too.
+    fn by_arity(&self, cx: &FileCx, outcome: Outcome, args: Option<u16>) -> Outcome {
         let m = self.model;
         let Outcome::Resolved(d, conf) = outcome else {
             return outcome;
@@ -817,11 +827,16 @@ impl<'a> Resolver<'a> {
         if overloads.len() < 2 || overloads.iter().all(|&o| m.arity(o).is_none()) {
             return outcome;
         }
-        let accepting: Vec<Ix> = overloads
+        let mut accepting: Vec<Ix> = overloads
             .iter()
             .copied()
             .filter(|&o| args.is_some_and(|n| m.arity(o).is_none_or(|a| a.accepts(n))))
             .collect();
+        let fixed = |o: Ix| m.arity(o).is_some_and(|a| a.max.is_some());
+        if accepting.len() > 1 && self.fixed_arity_first(cx) && accepting.iter().any(|&o| fixed(o))
+        {
+            accepting.retain(|&o| fixed(o));
+        }
         match accepting.len() {
             1 => Outcome::Resolved(accepting[0], conf),
             0 => Outcome::Candidates(overloads),

@@ -1429,9 +1429,10 @@ fn cpp_overloads_are_chosen_by_their_number_of_arguments() {
 /// Guava's `Preconditions` (`util/Checks.java`): `checkArgument` overloaded with one, two,
 /// and two-or-more (varargs) arguments. A bare or class-qualified call is the overload
 /// that accepts its number of arguments (one: the first; three: the varargs one); a call
-/// of two, which both the two-argument overload and the varargs one accept, is a
-/// candidate of those two, not an exact call of either. Before: every call an exact call
-/// of the first overload.
+/// of two, which both the two-argument overload and the varargs one accept, is the
+/// two-argument one, as javac resolves it (fixed arity before varargs:
+/// `fixed_arity_first`). Before: every call an exact call of the first overload; with
+/// arity alone, the call of two a candidate of both.
 #[test]
 fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
     let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
@@ -1447,11 +1448,20 @@ fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
     );
     assert_eq!(
         calls_in(&b, &check(2)),
-        [(name.clone(), Confidence::Candidate, false)]
+        [(name.clone(), Confidence::Exact, true)]
     );
-    // The three-argument call makes it an exact callee (the candidate edge of the
-    // two-argument call from the same caller is the same edge, at its surest).
     assert_eq!(calls_in(&b, &check(3)), [(name, Confidence::Exact, true)]);
+    // Each edge is its own call's (1-based lines): the two-argument call is no edge of
+    // the varargs overload.
+    let line_of = |target: &str| -> Vec<Option<u32>> {
+        b.edges(target, Direction::In)
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::Calls)
+            .map(|n| n.line)
+            .collect()
+    };
+    assert_eq!(line_of(&check(2)), [Some(32)]);
+    assert_eq!(line_of(&check(3)), [Some(33)]);
 }
 
 /// Java: `implements com.example.shop.base.Builder<…>`, fully qualified and without an
