@@ -119,6 +119,7 @@ fn clear_file_nodes(model: &mut Model, fix: Ix, ch: &mut Changes) {
     f.bindings.clear();
     f.mentions = Default::default();
     f.mentions_raw = None;
+    f.uses_on_disk = false;
 }
 
 /// Removes a file that is gone from disk.
@@ -495,6 +496,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         f.bindings = bindings;
         f.mentions = mentions.into_iter().collect();
         f.mentions_raw = None;
+        f.uses_on_disk = false;
         f.skipped = None;
         f.lines = facts.lines;
         f.had_errors = facts.had_errors;

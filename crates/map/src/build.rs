@@ -376,6 +376,9 @@ impl Inner {
         )?;
         summary.files_resolved = resolved.resolved;
         drop(db);
+        if self.uses.is_some() {
+            model.put_uses_on_disk();
+        }
         progress(Progress {
             phase: Phase::Ranking,
             done: 0,
@@ -447,6 +450,18 @@ impl Inner {
                 f.stale = false;
             }
         }
+        // Applying a change reads what the changed and removed files used before it (the
+        // name indexes drop them): loaded when the model left it in the database.
+        if self.uses.is_some() {
+            let updated = outcomes.iter().filter_map(|o| match o {
+                Outcome::Update(u) => st.model.file_by_path.get(u.path.as_str()).copied(),
+                _ => None,
+            });
+            let touched: Vec<Ix> = deleted.iter().copied().chain(updated).collect();
+            for f in touched {
+                db.load_uses(&mut st.model, f)?;
+            }
+        }
         for fix in deleted {
             apply::remove_file(&mut st.model, fix, &mut ch);
             summary.files_deleted += 1;
@@ -491,6 +506,9 @@ impl Inner {
                 tx.commit()?;
                 db.checkpoint();
             }
+            if self.uses.is_some() {
+                st.model.put_uses_on_disk();
+            }
             return Ok(());
         }
         if config_changed {
@@ -511,6 +529,10 @@ impl Inner {
             progress,
         )?;
         summary.files_resolved = resolved.resolved;
+        if self.uses.is_some() {
+            // Written: the database holds them as the model does.
+            st.model.put_uses_on_disk();
+        }
         if st.model.partial.is_some() {
             let loaded = st.model.files.iter().flatten().filter(|f| f.loaded).count();
             tracing::debug!(loaded, files = st.model.files.len(), "partial load");
@@ -663,6 +685,8 @@ impl Inner {
         for &f in &order {
             db::decode_kept_refs(model, f)?;
             db::decode_kept_mentions(model, f)?;
+            // Left in the database (`MapConfig::uses_on_demand`): resolution reads them.
+            db.load_uses(model, f)?;
         }
         let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
         for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
@@ -763,6 +787,11 @@ impl Inner {
                 .copied()
                 .collect(),
         };
+        // A row written again holds the file's references and mentions.
+        let rewritten: Vec<Ix> = ch.files_upserted.iter().copied().collect();
+        for f in rewritten {
+            db.load_uses(model, f)?;
+        }
         let tx = db.transaction()?;
         if all.is_some() {
             index::write_all(&tx, model)?;

@@ -6,6 +6,7 @@
 //! is listed; a name no definition of the map carries is a call into a library or a
 //! builtin, and is not (docs/answers.md, "Unlinked mentions").
 
+use crate::db::{UsesOf, UsesReader};
 use crate::model::{Ix, MentionKind, Model, is_function_like};
 use crate::types::{MentionCheck, MentionSite};
 use crate::{EdgeKind, State};
@@ -13,8 +14,13 @@ use crate::{EdgeKind, State};
 impl State {
     /// The calls and value uses in `id`'s own text whose names the map defines: linked
     /// (a `calls` edge from it at that line to a definition of that name, any confidence)
-    /// or not. Empty for a file or module node.
-    pub(crate) fn callee_check(&self, id: &str) -> crate::error::Result<MentionCheck> {
+    /// or not. Empty for a file or module node. `reader` reads the file's references and
+    /// mentions when the model left them in the database.
+    pub(crate) fn callee_check(
+        &self,
+        id: &str,
+        reader: Option<&UsesReader>,
+    ) -> crate::error::Result<MentionCheck> {
         self.require_built()?;
         let node = self.lookup(id)?;
         let m = &self.model;
@@ -31,14 +37,15 @@ impl State {
             kind,
             enclosing: Some(m.node_id(node)),
         };
-        let calls = f
+        let uses = self.uses(reader, fix, UsesOf::From(node))?;
+        let calls = uses
             .refs
             .iter()
             .filter(|r| r.from == node && r.kind == EdgeKind::Calls)
             .filter(|r| !m.defs_named(r.name).is_empty())
             .map(|r| (r.name, r.line, r.col, "call"));
         // A value use (a callback, `getattr(obj, "name")`) of a function the map defines.
-        let values = f
+        let values = uses
             .mentions
             .iter()
             .filter(|x| x.from == node && x.kind != MentionKind::Import)

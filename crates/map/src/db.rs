@@ -23,7 +23,8 @@ use crate::codec::{DecodeError, Reader, Writer};
 use crate::error::{MapError, Result};
 use crate::index;
 use crate::model::{
-    FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Opt32, Ref, Target, TypedName,
+    FileRec, Import, Ix, Mention, MentionKind, Model, NO_LINE, Node, Opt32, Ref, Sym, Target,
+    TypedName,
 };
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
@@ -138,7 +139,7 @@ fn schema_version(conn: &Connection) -> rusqlite::Result<Option<i64>> {
 /// serve` when the map folder is refused).
 pub const IN_MEMORY: &str = ":memory:";
 
-fn is_in_memory(path: &Path) -> bool {
+pub(crate) fn is_in_memory(path: &Path) -> bool {
     path.as_os_str() == IN_MEMORY
 }
 
@@ -321,7 +322,10 @@ impl Db {
 
     /// Loads the whole model. A decoding failure means a corrupt database. `rebuild_only`:
     /// mentions stay encoded (`FileRec::mentions_raw`): only answers about uses read them.
-    pub fn load(&self, model: &mut Model, rebuild_only: bool) -> Result<()> {
+    /// `uses_on_disk`: each file's references and mentions are indexed by name (the users
+    /// and mentioners of a name) and let go of at once, left in the database
+    /// (`FileRec::uses_on_disk`).
+    pub fn load(&self, model: &mut Model, rebuild_only: bool, uses_on_disk: bool) -> Result<()> {
         let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
         // External modules first: import targets refer to them.
         self.load_externals(model)?;
@@ -372,6 +376,13 @@ impl Db {
                     .map_err(|_| bad("file facts"))?;
             }
             model.put_file(ix, rec);
+            if uses_on_disk && !rebuild_only && facts.is_some() {
+                index_uses(model, ix);
+                let f = model.f_mut(ix);
+                f.refs = Default::default();
+                f.mentions = Default::default();
+                f.uses_on_disk = true;
+            }
             if let Some(e) = edges {
                 edge_blobs.push((ix, e));
             }
@@ -387,11 +398,8 @@ impl Db {
             }
         }
         for fix in model.file_ixs().collect::<Vec<_>>() {
-            for sym in model.used_names(fix) {
-                model.add_user(sym, fix);
-            }
-            for sym in model.mentioned_names(fix) {
-                model.add_mentioner(sym, fix);
+            if !model.f(fix).uses_on_disk {
+                index_uses(model, fix);
             }
         }
         for (fix, blob) in edge_blobs {
@@ -417,6 +425,17 @@ impl Db {
 
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
         Ok(self.conn.transaction()?)
+    }
+}
+
+/// Counts a file as a user of the names its references and imports hold, and a mentioner
+/// of those its mentions hold.
+fn index_uses(model: &mut Model, fix: Ix) {
+    for sym in model.used_names(fix) {
+        model.add_user(sym, fix);
+    }
+    for sym in model.mentioned_names(fix) {
+        model.add_mentioner(sym, fix);
     }
 }
 
@@ -910,6 +929,256 @@ pub(crate) fn decode_kept_mentions(model: &mut Model, fix: Ix) -> Result<()> {
     let decoded = decode_mentions(&mut Reader::new(&raw), model, &mut rec);
     *model.f_mut(fix) = rec;
     decoded.map_err(|_| MapError::Internal(format!("corrupt map database: mentions of file {fix}")))
+}
+
+/// Skips the imports and bindings of a facts blob (between its references and mentions).
+fn skip_imports_and_bindings(r: &mut Reader) -> Result<(), DecodeError> {
+    for _ in 0..r.u64()? {
+        r.str()?;
+        r.opt_str()?;
+        r.u8()?;
+        r.u32()?;
+        for _ in 0..r.u64()? {
+            r.str()?;
+            r.opt_str()?;
+        }
+        match r.u8()? {
+            0 => {}
+            1 => {
+                for _ in 0..r.u64()? {
+                    r.u32()?;
+                }
+            }
+            2 => {
+                r.u32()?;
+            }
+            _ => return Err(DecodeError),
+        }
+    }
+    for _ in 0..r.u64()? {
+        r.u32()?;
+        r.str()?;
+        r.opt_str()?;
+        r.str()?;
+        r.u32()?;
+        r.u32()?;
+    }
+    Ok(())
+}
+
+impl Db {
+    /// Loads the references and mentions a file left in the database
+    /// (`FileRec::uses_on_disk`), before a rebuild reads them (to re-resolve the file, to
+    /// update the name indexes when it changes) or writes its row again.
+    pub(crate) fn load_uses(&self, model: &mut Model, fix: Ix) -> Result<()> {
+        if !model.file(fix).is_some_and(|f| f.uses_on_disk) {
+            return Ok(());
+        }
+        let blob: Vec<u8> = self
+            .conn
+            .prepare_cached("SELECT facts FROM contents WHERE file = ?1")?
+            .query_row(params![fix], |r| r.get(0))?;
+        let mut rec = std::mem::replace(model.f_mut(fix), FileRec::new(Box::from(""), 0));
+        let mut r = Reader::new(&blob);
+        let decoded = decode_refs(&mut r, model, &mut rec)
+            .and_then(|()| skip_imports_and_bindings(&mut r))
+            .and_then(|()| decode_mentions(&mut r, model, &mut rec));
+        rec.uses_on_disk = decoded.is_err();
+        *model.f_mut(fix) = rec;
+        decoded.map_err(|_| {
+            MapError::Internal(format!("corrupt map database: the facts of file {fix}"))
+        })
+    }
+}
+
+/// Which references and mentions of a file an answer reads ([`UsesReader::read`]).
+#[derive(Clone, Copy)]
+pub(crate) enum UsesOf {
+    /// Those of a name.
+    Name(Sym),
+    /// Those a node encloses.
+    From(Ix),
+}
+
+impl UsesOf {
+    pub fn keeps(self, from: Ix, name: Sym) -> bool {
+        match self {
+            UsesOf::Name(s) => name == s,
+            UsesOf::From(n) => from == n,
+        }
+    }
+}
+
+/// A file's references and mentions as an answer reads them.
+#[derive(Default)]
+pub(crate) struct Uses {
+    pub refs: Vec<Ref>,
+    pub mentions: Vec<Mention>,
+}
+
+/// Reads the references and mentions a model left in the database
+/// ([`crate::MapConfig::uses_on_demand`]) for answers about uses, on a connection of its
+/// own, read-only (a rebuild's writes never wait for it, nor it for them: SQLite's
+/// write-ahead log).
+pub(crate) struct UsesReader {
+    path: PathBuf,
+    conn: std::sync::Mutex<Option<Connection>>,
+}
+
+/// SQLite pages the reader keeps cached (a file's facts are a few pages; the operating
+/// system caches the rest).
+const READER_CACHE_KIB: i64 = 256;
+
+impl UsesReader {
+    pub fn new(path: &Path) -> UsesReader {
+        UsesReader {
+            path: path.to_path_buf(),
+            conn: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn open(&self) -> rusqlite::Result<Connection> {
+        let conn = Connection::open_with_flags(
+            &self.path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        Ok(conn)
+    }
+
+    /// The references and mentions of file `fix` that `which` selects, as the model of
+    /// build `generation` has them. The stored row must be the one the model was loaded
+    /// or built with: the database at that generation and not being rebuilt, the file's
+    /// content hash the same, every enclosing node one of the file's, every name
+    /// interned. When it is not (a rebuild from scratch is rewriting the database,
+    /// another process rebuilt it) or the database cannot be read,
+    /// [`MapError::Unreadable`]: never another build's facts.
+    pub fn read(&self, m: &Model, generation: u64, fix: Ix, which: UsesOf) -> Result<Uses> {
+        let f = m.f(fix);
+        type Row = (Vec<u8>, Vec<u8>, Option<String>, Option<String>);
+        let row: Option<Row> = {
+            let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+            if guard.is_none() {
+                *guard = Some(self.open().map_err(|e| unreadable(&self.path, e))?);
+            }
+            let conn = guard.as_ref().expect("opened");
+            let row = conn
+                // One statement, one snapshot: the row and the build it belongs to.
+                .prepare_cached(
+                    "SELECT f.hash, c.facts,
+                            (SELECT value FROM meta WHERE key = 'generation'),
+                            (SELECT value FROM meta WHERE key = 'dirty')
+                     FROM files f JOIN contents c ON c.file = f.id WHERE f.id = ?1",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![fix], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })
+                    .optional()
+                });
+            match row {
+                Ok(row) => row,
+                Err(e) => {
+                    // A connection that failed is opened again next time.
+                    *guard = None;
+                    return Err(unreadable(&self.path, e));
+                }
+            }
+        };
+        let changed = || {
+            MapError::Unreadable(format!(
+                "The map database no longer holds {} as this map indexed it (rebuilt since, or being rebuilt)",
+                f.path
+            ))
+        };
+        let Some((hash, blob, stored_generation, dirty)) = row else {
+            return Err(changed());
+        };
+        let same_build = stored_generation.as_deref() == Some(&*generation.to_string())
+            && dirty.as_deref() == Some("0");
+        if !same_build || hash[..] != f.hash[..] {
+            return Err(changed());
+        }
+        decode_uses(&blob, m, fix, which).map_err(|_| changed())
+    }
+}
+
+fn unreadable(path: &Path, e: rusqlite::Error) -> MapError {
+    MapError::Unreadable(format!(
+        "The map database {} cannot be read: {e}",
+        path.display()
+    ))
+}
+
+/// The references and mentions of a stored facts blob that `which` selects, without
+/// interning (a name the model does not know, or an enclosing node not of the file, is
+/// a blob the model was not made from).
+fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, DecodeError> {
+    let mut r = Reader::new(blob);
+    let mut out = Uses::default();
+    let of_file = |from: Ix| m.slot(from).is_some_and(|n| n.file.get() == Some(fix));
+    let sym = |s: &str| m.names.get(s).ok_or(DecodeError);
+    let wanted = match which {
+        UsesOf::Name(s) => Some(m.names.str(s)),
+        UsesOf::From(_) => None,
+    };
+    for _ in 0..r.u64()? {
+        let from = r.u32()?;
+        let code = r.u8()?;
+        let name = r.str()?;
+        let qualifier = r.opt_str()?;
+        let (line, col) = (r.u32()?, r.u32()?);
+        if !of_file(from) {
+            return Err(DecodeError);
+        }
+        if wanted.is_some_and(|w| w != name) {
+            continue;
+        }
+        let name = sym(name)?;
+        if !which.keeps(from, name) {
+            continue;
+        }
+        out.refs.push(Ref {
+            from,
+            kind: kind_from(code & !LOCAL_BIT)?,
+            name,
+            qualifier: qualifier.map(sym).transpose()?,
+            line,
+            col,
+            local: code & LOCAL_BIT != 0,
+        });
+    }
+    skip_imports_and_bindings(&mut r)?;
+    for _ in 0..r.u64()? {
+        let from = r.u32()?;
+        let kind = mention_from(r.u8()?)?;
+        let name = r.str()?;
+        let qualifier = r.opt_str()?;
+        let (line, col) = (r.u32()?, r.u32()?);
+        if !of_file(from) {
+            return Err(DecodeError);
+        }
+        if wanted.is_some_and(|w| w != name) {
+            continue;
+        }
+        let name = sym(name)?;
+        if !which.keeps(from, name) {
+            continue;
+        }
+        out.mentions.push(Mention {
+            from,
+            kind,
+            name,
+            qualifier: qualifier.map(sym).transpose()?,
+            line,
+            col,
+        });
+    }
+    if !r.done() {
+        return Err(DecodeError);
+    }
+    Ok(out)
 }
 
 fn mention_code(k: MentionKind) -> u8 {

@@ -20,6 +20,12 @@ pub enum MapError {
     /// never deletes or overwrites a file it did not create).
     #[error("{0}")]
     Refused(String),
+    /// The map database cannot give what an answer reads from it (a file's references and
+    /// mentions, [`crate::MapConfig::uses_on_demand`]): it cannot be opened or read, or it
+    /// no longer holds what this map was loaded or built with (a rebuild from scratch is
+    /// rewriting it, another process rebuilt it). A rebuild makes the two agree again.
+    #[error("{0}")]
+    Unreadable(String),
     /// A bug or an I/O / SQLite failure the caller cannot fix.
     #[error("internal error: {0}")]
     Internal(String),

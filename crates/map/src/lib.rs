@@ -273,6 +273,9 @@ pub(crate) struct Inner {
     pub max_file_bytes: u64,
     pub derive_eagerly: bool,
     pub rebuild_only: bool,
+    /// Set when files' references and mentions stay in the database
+    /// ([`MapConfig::uses_on_demand`]): answers about uses read them with it.
+    pub uses: Option<db::UsesReader>,
     pub registry: Arc<Registry>,
     pub frontend: Arc<dyn Frontend>,
     pub state: RwLock<State>,
@@ -366,6 +369,8 @@ impl Map {
         }
         let mut warnings = Vec::new();
         let mut db = Db::open(&db_path, &mut warnings)?;
+        let uses_on_demand =
+            config.uses_on_demand && !config.rebuild_only && !db::is_in_memory(&db_path);
         let mut model = Model::default();
         // Not loaded for a full rebuild: it would be freed only after the new build is
         // made, doubling the peak (`MapConfig::load_previous`).
@@ -378,7 +383,8 @@ impl Map {
                 return Ok(meta);
             }
             model = Model::default();
-            db.load(&mut model, config.rebuild_only).map(|()| meta)
+            db.load(&mut model, config.rebuild_only, uses_on_demand)
+                .map(|()| meta)
         });
         let mut meta = read.as_ref().cloned().unwrap_or_default();
         if let Err(e) = read {
@@ -405,12 +411,14 @@ impl Map {
         // A walk of another root (or of this one before it was made canonical) is not this
         // root's.
         let prior_walk = config.walked.filter(|w| w.root == root).map(|w| w.walked);
+        let uses = uses_on_demand.then(|| db::UsesReader::new(&db_path));
         let inner = Inner {
             root,
             db_path,
             max_file_bytes: config.max_file_bytes,
             derive_eagerly: config.derive_eagerly,
             rebuild_only: config.rebuild_only,
+            uses,
             registry,
             frontend,
             state: RwLock::new(state),
@@ -665,7 +673,7 @@ impl Map {
     /// uses must account for. Empty for files and modules.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
-        self.read()?.mention_check(id)
+        self.read()?.mention_check(id, self.inner.uses.as_ref())
     }
 
     /// The calls (and value uses of functions) in a node's own text whose names the map
@@ -673,7 +681,7 @@ impl Map {
     /// (`callees.rs`): what an answer about what the node calls must account for.
     pub fn callee_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
-        self.read()?.callee_check(id)
+        self.read()?.callee_check(id, self.inner.uses.as_ref())
     }
 
     /// A map opened to rebuild only keeps mentions encoded ([`MapConfig::rebuild_only`]).

@@ -34,6 +34,8 @@
 
 use std::collections::HashSet;
 
+use crate::db::{Uses, UsesOf, UsesReader};
+use crate::error::MapError;
 use crate::model::{Ix, MentionKind, Model, Sym, Target, is_function_like, is_type_like};
 use crate::types::{MentionCheck, MentionSite};
 use crate::{Confidence, EdgeKind, NodeKind, State};
@@ -64,10 +66,47 @@ fn ref_links(kind: EdgeKind) -> (&'static [EdgeKind], &'static str) {
 }
 
 impl State {
+    /// The references and mentions of file `fix` that `which` selects: the model's, or
+    /// the database's when the model left them there (`FileRec::uses_on_disk`).
+    pub(crate) fn uses(
+        &self,
+        reader: Option<&UsesReader>,
+        fix: Ix,
+        which: UsesOf,
+    ) -> crate::error::Result<Uses> {
+        let f = self.model.f(fix);
+        if !f.uses_on_disk {
+            return Ok(Uses {
+                refs: f
+                    .refs
+                    .iter()
+                    .filter(|r| which.keeps(r.from, r.name))
+                    .collect(),
+                mentions: f
+                    .mentions
+                    .iter()
+                    .filter(|x| which.keeps(x.from, x.name))
+                    .collect(),
+            });
+        }
+        match reader {
+            Some(r) => r.read(&self.model, self.meta.generation, fix, which),
+            None => Err(MapError::Internal(format!(
+                "the uses of {} are in the database and the map has no reader for them",
+                f.path
+            ))),
+        }
+    }
+
     /// The mentions of `id`'s name that no edge links to it and no rule excludes, with
     /// the counts of linked and excluded ones. File and module nodes have no mentions to
-    /// check (their uses are imports by path).
-    pub(crate) fn mention_check(&self, id: &str) -> crate::error::Result<MentionCheck> {
+    /// check (their uses are imports by path). `reader` reads the files whose references
+    /// and mentions the model left in the database.
+    pub(crate) fn mention_check(
+        &self,
+        id: &str,
+        reader: Option<&UsesReader>,
+    ) -> crate::error::Result<MentionCheck> {
         self.require_built()?;
         let target = self.lookup(id)?;
         let m = &self.model;
@@ -98,7 +137,8 @@ impl State {
             .unwrap_or_default();
         for fix in m.files_mentioning(sym) {
             let f = m.f(fix);
-            let occurrences = occurrences(m, fix, sym);
+            let uses = self.uses(reader, fix, UsesOf::Name(sym))?;
+            let occurrences = occurrences(m, fix, sym, &uses);
             // Rule 1: (enclosing, qualifier) pairs whose use resolved to another definition.
             let elsewhere: HashSet<(Ix, Option<&str>)> = occurrences
                 .iter()
@@ -153,11 +193,11 @@ impl State {
     }
 }
 
-/// The refs and mentions of `sym` in one file.
-fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
+/// The refs and mentions of `sym` in one file (`uses`: the file's).
+fn occurrences<'m>(m: &'m Model, fix: Ix, sym: Sym, uses: &Uses) -> Vec<Occurrence<'m>> {
     let f = m.f(fix);
     let mut out = Vec::new();
-    for r in f.refs.iter().filter(|r| r.name == sym) {
+    for r in uses.refs.iter().filter(|r| r.name == sym) {
         let (links, kind) = ref_links(r.kind);
         out.push(Occurrence {
             from: r.from,
@@ -170,7 +210,7 @@ fn occurrences(m: &Model, fix: Ix, sym: Sym) -> Vec<Occurrence<'_>> {
             local: r.local,
         });
     }
-    for mention in f.mentions.iter().filter(|x| x.name == sym) {
+    for mention in uses.mentions.iter().filter(|x| x.name == sym) {
         let (links, kind, import): (&'static [EdgeKind], _, _) = match mention.kind {
             MentionKind::Import => {
                 let target = f

@@ -313,6 +313,10 @@ pub(crate) struct FileRec {
     /// file without re-resolving it ([`Partial`]): written back as they are. `refs` is then
     /// empty and the file is not among `users_by_name`.
     pub refs_raw: Option<Box<[u8]>>,
+    /// The file's references and mentions are not held (`refs` and `mentions` are empty):
+    /// they are its stored facts row's ([`crate::MapConfig::uses_on_demand`]). Answers read
+    /// them from there (`db::UsesReader`), a rebuild loads them first (`Db::load_uses`).
+    pub uses_on_disk: bool,
     pub stale: bool,
     /// `false` for a file of a partly loaded model ([`Partial`]) whose nodes, edges and
     /// facts are still in SQLite: only its row's figures and its file node's index are set.
@@ -339,6 +343,7 @@ impl FileRec {
             mentions: Mentions::default(),
             mentions_raw: None,
             refs_raw: None,
+            uses_on_disk: false,
             stale: false,
             loaded: true,
         }
@@ -867,8 +872,30 @@ impl Model {
         self.mentioners_by_name.retain(sym, |&f| f != file);
     }
 
+    /// Lets go of the references and mentions of every indexed file whose stored facts row
+    /// holds them as the model does (after a load or a build has written them): answers
+    /// and rebuilds read them from there ([`FileRec::uses_on_disk`]).
+    pub fn put_uses_on_disk(&mut self) {
+        for f in self.files.iter_mut().flatten() {
+            if f.node.is_some()
+                && f.loaded
+                && !f.uses_on_disk
+                && f.refs_raw.is_none()
+                && f.mentions_raw.is_none()
+            {
+                f.refs = Refs::default();
+                f.mentions = Mentions::default();
+                f.uses_on_disk = true;
+            }
+        }
+    }
+
     /// Every name a file's [`Mention`]s hold.
     pub fn mentioned_names(&self, file: Ix) -> HashSet<Sym> {
+        debug_assert!(
+            !self.f(file).uses_on_disk,
+            "the mentions of a file not loaded"
+        );
         self.f(file).mentions.iter().map(|m| m.name).collect()
     }
 
@@ -888,6 +915,7 @@ impl Model {
     /// Every name a file uses (references and imports).
     pub fn used_names(&self, file: Ix) -> HashSet<Sym> {
         let f = self.f(file);
+        debug_assert!(!f.uses_on_disk, "the references of a file not loaded");
         let mut set: HashSet<Sym> = f.refs.iter().map(|r| r.name).collect();
         for imp in &f.imports {
             for (n, a) in &imp.names {

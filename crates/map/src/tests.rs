@@ -1640,3 +1640,146 @@ fn overloads_are_chosen_by_the_number_of_arguments() {
     let (reopened, _) = fx.reopen();
     check(&reopened);
 }
+
+impl Fixture {
+    /// Another map of the fixture's root and database that keeps each file's references
+    /// and mentions in the database (`MapConfig::uses_on_demand`, what `serve` opens).
+    fn open_uses_on_demand(&self) -> Map {
+        let mut config = MapConfig::new(self.dir.path());
+        config.uses_on_demand = true;
+        Map::open_with(config, registry(), self.toy.clone())
+            .unwrap()
+            .0
+    }
+}
+
+/// Every answer about uses a map gives: the mention check and the callee check of every
+/// node of every file.
+fn uses_answers(map: &Map) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in map.files().unwrap() {
+        for node in map.nodes_in_file(&file).unwrap() {
+            let mentions = map.mention_check(&node.id);
+            let callees = map.callee_check(&node.id);
+            out.push(format!("{} {mentions:?} {callees:?}", node.id));
+        }
+    }
+    out
+}
+
+/// What the model holds of each indexed file's references and mentions: `(held, on disk)`.
+fn uses_held(map: &Map) -> (usize, usize) {
+    let st = map.read().unwrap();
+    let files: Vec<_> = st
+        .model
+        .files
+        .iter()
+        .flatten()
+        .filter(|f| f.node.is_some())
+        .collect();
+    let on_disk = files.iter().filter(|f| f.uses_on_disk).count();
+    (files.len() - on_disk, on_disk)
+}
+
+/// A map that keeps each file's references and mentions in the database (issue 19:
+/// `serve`) answers about uses as a map that holds them: once loaded, after an edit, a
+/// new file and a removed one rebuilt through it, and after a rebuild from scratch; and it
+/// holds none of them between builds.
+#[test]
+fn uses_read_from_the_database_answer_as_held_ones() {
+    let mut files = shop();
+    files.push((
+        "cli",
+        "import ./store SessionStore\ndef function run\nref run calls refresh s\n\
+         mention run value SessionStore\nref - calls run\n",
+    ));
+    let fx = Fixture::new(&files);
+    fx.rebuild();
+    let lazy = fx.open_uses_on_demand();
+    assert_eq!(uses_held(&lazy), (0, files.len()));
+    let before = uses_answers(&fx.map);
+    assert!(
+        before.iter().any(|a| a.contains("unlinked: [MentionSite")),
+        "{before:?}"
+    );
+    assert_eq!(uses_answers(&lazy), before);
+
+    // An edit, a new file and a removed one, rebuilt by the map that reads from disk.
+    fx.write(
+        "api",
+        "import ./store SessionStore\ndef function handle_refresh\n\
+         ref handle_refresh calls refresh store\ndef function make\nref make calls SessionStore\n\
+         mention make value helper\n",
+    );
+    fx.write(
+        "extra",
+        "def function refresh\nref refresh calls get cache\n",
+    );
+    fx.remove("util/misc");
+    let summary = lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(summary.files_indexed >= 2, "{summary:?}");
+    assert_eq!(uses_held(&lazy).0, 0);
+    let held = fx.reopen().0;
+    assert_eq!(uses_answers(&lazy), uses_answers(&held));
+
+    // From scratch.
+    lazy.rebuild(
+        RebuildOptions {
+            full: true,
+            ..Default::default()
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(uses_held(&lazy).0, 0);
+    assert_eq!(uses_answers(&lazy), uses_answers(&fx.reopen().0));
+}
+
+/// When the database no longer holds what a map that reads uses from it was loaded with
+/// (another process rebuilt it, here from scratch after an edit; or it is gone), an answer
+/// about uses is `MapError::Unreadable` — never another build's facts, never a panic —
+/// until the map's own rebuild writes its build there again.
+#[test]
+fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let lazy = fx.open_uses_on_demand();
+    let get = fx.id("store", "SessionStore.get");
+    assert!(lazy.mention_check(&get).is_ok());
+    fx.write(
+        "store",
+        "def class SessionStore\ndef method SessionStore.get\nref SessionStore.get calls fetch\n",
+    );
+    fx.map
+        .rebuild(
+            RebuildOptions {
+                full: true,
+                ..Default::default()
+            },
+            &|_| {},
+        )
+        .unwrap();
+    for answer in [lazy.mention_check(&get), lazy.callee_check(&get)] {
+        assert!(matches!(answer, Err(MapError::Unreadable(_))), "{answer:?}");
+    }
+    // Files the other build did not change belong to another build all the same.
+    let main = fx.id("app", "main");
+    assert!(matches!(
+        lazy.callee_check(&main),
+        Err(MapError::Unreadable(_))
+    ));
+    lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(lazy.mention_check(&get).is_ok() && lazy.callee_check(&main).is_ok());
+
+    // A database that cannot be opened.
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let gone = fx.open_uses_on_demand();
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = gone.db_path().as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(std::path::PathBuf::from(p));
+    }
+    let answer = gone.mention_check(&get);
+    assert!(matches!(answer, Err(MapError::Unreadable(_))), "{answer:?}");
+}

@@ -33,6 +33,13 @@ pub struct MapConfig {
     /// a one-file re-index, paid twice). Used once, and only for the root it was made
     /// of. Default `None`.
     pub walked: Option<PriorWalk>,
+    /// Keep each file's references and mentions in SQLite, not in memory, once a build is
+    /// loaded or made (`navmap serve`, issue 19: they were ≈ 5 MB of a served model).
+    /// Answers about uses read the files they need from the database
+    /// ([`crate::Map::mention_check`], [`crate::Map::callee_check`]), a rebuild the files it
+    /// re-reads, re-resolves or rewrites. Ignored for a map kept in memory
+    /// ([`crate::IN_MEMORY`]) and with [`MapConfig::rebuild_only`]. Default `false`.
+    pub uses_on_demand: bool,
 }
 
 /// The files a walk of the root found (opaque: handed from [`crate::Map::precheck`] to
@@ -63,6 +70,7 @@ impl MapConfig {
             derive_eagerly: true,
             load_previous: true,
             rebuild_only: false,
+            uses_on_demand: false,
             walked: None,
         }
     }

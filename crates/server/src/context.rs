@@ -241,6 +241,9 @@ impl ServerContext {
             map_config.load_previous = purpose != Purpose::FullRebuild;
             map_config.rebuild_only = purpose == Purpose::Rebuild;
             map_config.walked = walked.clone();
+            // What answers (`serve`, `call`) keeps each file's references and mentions in
+            // the database and reads them when an answer about uses needs them (issue 19).
+            map_config.uses_on_demand = matches!(purpose, Purpose::Serve | Purpose::Command);
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

@@ -58,6 +58,11 @@ pub fn map_error(map: &Map, e: MapError, field: &str) -> ToolError {
             ToolError::bad_args(format!("{field}: {message}"), "See the tool's parameters in tools/list.")
                 .with_extra("field", field)
         }
+        MapError::Unreadable(m) => ToolError::new(
+            ErrorCode::MapNotBuilt,
+            format!("{m}."),
+            "Call map_rebuild: it brings the map and its database together again; nav_* tools work meanwhile.",
+        ),
         MapError::Refused(m) => ToolError::internal(m),
         MapError::Internal(m) => ToolError::internal(m),
     }
