@@ -99,7 +99,7 @@ impl Engine {
             ms = started.elapsed().as_millis() as u64,
             "tool call"
         );
-        crate::memory::answered();
+        crate::memory::answered(started.elapsed());
         rendered
     }
 
