@@ -91,11 +91,26 @@ impl<'a> Reader<'a> {
     }
 
     pub fn str(&mut self) -> R<&'a str> {
+        std::str::from_utf8(self.bytes()?).map_err(|_| DecodeError)
+    }
+
+    /// A string's bytes, not checked to be UTF-8 (a reader that compares most strings and
+    /// keeps few checks the few it keeps).
+    pub fn bytes(&mut self) -> R<&'a [u8]> {
         let len = self.u64()? as usize;
         let end = self.pos.checked_add(len).ok_or(DecodeError)?;
         let bytes = self.buf.get(self.pos..end).ok_or(DecodeError)?;
         self.pos = end;
-        std::str::from_utf8(bytes).map_err(|_| DecodeError)
+        Ok(bytes)
+    }
+
+    /// [`Reader::opt_str`]'s bytes, not checked to be UTF-8.
+    pub fn opt_bytes(&mut self) -> R<Option<&'a [u8]>> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => self.bytes().map(Some),
+            _ => Err(DecodeError),
+        }
     }
 
     /// How many bytes are not read yet (a bound on any count still to come).
@@ -148,5 +163,15 @@ mod tests {
         r.str().unwrap();
         r.opt_str().unwrap();
         assert!(r.opt_str().is_err());
+        // Strings read as bytes: the same, unchecked, and truncation still an error.
+        let mut r = Reader::new(&w.buf);
+        let _ = (r.u64().unwrap(), r.u64().unwrap(), r.u32().unwrap());
+        assert_eq!(r.bytes().unwrap(), "café".as_bytes());
+        assert_eq!(r.opt_bytes().unwrap(), None);
+        assert_eq!(r.opt_bytes().unwrap(), Some(&b"x"[..]));
+        let mut r = Reader::new(cut);
+        let _ = (r.u64().unwrap(), r.u64().unwrap(), r.u32().unwrap());
+        let _ = (r.bytes().unwrap(), r.opt_bytes().unwrap());
+        assert!(r.opt_bytes().is_err());
     }
 }

@@ -1056,51 +1056,48 @@ impl UsesReader {
     /// [`MapError::Unreadable`]: never another build's facts.
     pub fn read(&self, m: &Model, generation: u64, fix: Ix, which: UsesOf) -> Result<Uses> {
         let f = m.f(fix);
-        type Row = (Vec<u8>, Vec<u8>, Option<String>, Option<String>);
-        let row: Option<Row> = {
-            let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
-            if guard.is_none() {
-                *guard = Some(self.open().map_err(|e| unreadable(&self.path, e))?);
-            }
-            let conn = guard.as_ref().expect("opened");
-            let row = conn
-                // One statement, one snapshot: the row and the build it belongs to.
-                .prepare_cached(
-                    "SELECT f.hash, c.facts,
-                            (SELECT value FROM meta WHERE key = 'generation'),
-                            (SELECT value FROM meta WHERE key = 'dirty')
-                     FROM files f JOIN contents c ON c.file = f.id WHERE f.id = ?1",
-                )
-                .and_then(|mut s| {
-                    s.query_row(params![fix], |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                    })
-                    .optional()
-                });
-            match row {
-                Ok(row) => row,
-                Err(e) => {
-                    // A connection that failed is opened again next time.
-                    *guard = None;
-                    return Err(unreadable(&self.path, e));
-                }
-            }
-        };
         let changed = || {
             MapError::Unreadable(format!(
                 "The map database no longer holds {} as this map indexed it (rebuilt since, or being rebuilt)",
                 f.path
             ))
         };
-        let Some((hash, blob, stored_generation, dirty)) = row else {
-            return Err(changed());
-        };
-        let same_build = stored_generation.as_deref() == Some(&*generation.to_string())
-            && dirty.as_deref() == Some("0");
-        if !same_build || hash[..] != f.hash[..] {
-            return Err(changed());
+        let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            *guard = Some(self.open().map_err(|e| unreadable(&self.path, e))?);
         }
-        decode_uses(&blob, m, fix, which).map_err(|_| changed())
+        let conn = guard.as_ref().expect("opened");
+        // One statement, one snapshot: the row and the build it belongs to. The blob is
+        // decoded where SQLite holds it (no copy).
+        let read = conn
+            .prepare_cached(
+                "SELECT f.hash, c.facts,
+                        (SELECT value FROM meta WHERE key = 'generation'),
+                        (SELECT value FROM meta WHERE key = 'dirty')
+                 FROM files f JOIN contents c ON c.file = f.id WHERE f.id = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![fix], |r| {
+                    let same_build = r.get_ref(2)?.as_str_or_null()?
+                        == Some(&*generation.to_string())
+                        && r.get_ref(3)?.as_str_or_null()? == Some("0");
+                    let same_file = r.get_ref(0)?.as_blob()? == &f.hash[..];
+                    if !(same_build && same_file) {
+                        return Ok(None);
+                    }
+                    Ok(decode_uses(r.get_ref(1)?.as_blob()?, m, fix, which).ok())
+                })
+                .optional()
+            });
+        match read {
+            Ok(Some(Some(uses))) => Ok(uses),
+            Ok(_) => Err(changed()),
+            Err(e) => {
+                // A connection that failed is opened again next time.
+                *guard = None;
+                Err(unreadable(&self.path, e))
+            }
+        }
     }
 }
 
@@ -1118,16 +1115,19 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
     let mut r = Reader::new(blob);
     let mut out = Uses::default();
     let of_file = |from: Ix| m.slot(from).is_some_and(|n| n.file.get() == Some(fix));
-    let sym = |s: &str| m.names.get(s).ok_or(DecodeError);
+    let sym = |s: &[u8]| {
+        let s = std::str::from_utf8(s).map_err(|_| DecodeError)?;
+        m.names.get(s).ok_or(DecodeError)
+    };
     let wanted = match which {
-        UsesOf::Name(s) => Some(m.names.str(s)),
+        UsesOf::Name(s) => Some(m.names.str(s).as_bytes()),
         UsesOf::From(_) => None,
     };
     for _ in 0..r.u64()? {
         let from = r.u32()?;
         let code = r.u8()?;
-        let name = r.str()?;
-        let qualifier = r.opt_str()?;
+        let name = r.bytes()?;
+        let qualifier = r.opt_bytes()?;
         let (line, col) = (r.u32()?, r.u32()?);
         if !of_file(from) {
             return Err(DecodeError);
@@ -1153,8 +1153,8 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
     for _ in 0..r.u64()? {
         let from = r.u32()?;
         let kind = mention_from(r.u8()?)?;
-        let name = r.str()?;
-        let qualifier = r.opt_str()?;
+        let name = r.bytes()?;
+        let qualifier = r.opt_bytes()?;
         let (line, col) = (r.u32()?, r.u32()?);
         if !of_file(from) {
             return Err(DecodeError);

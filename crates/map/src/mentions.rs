@@ -32,7 +32,9 @@
 //!   Definitions of other symbols are never mentions: extraction leaves them out.
 //! - **unlinked**: the rest.
 
-use std::collections::HashSet;
+/// A fast hasher (foldhash): these sets are hashed per occurrence, and SipHash was a tenth
+/// of an answer about a popular name's uses.
+type HashSet<T> = foldhash::HashSet<T>;
 
 use crate::db::{Uses, UsesOf, UsesReader};
 use crate::error::MapError;
@@ -293,7 +295,7 @@ fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix, bases: &Has
 
 /// The types that derive from `ty` (resolved extends/implements edges, transitively).
 fn subtypes(m: &Model, ty: Ix) -> HashSet<Ix> {
-    let mut seen = HashSet::from([ty]);
+    let mut seen: HashSet<Ix> = [ty].into_iter().collect();
     let mut todo = vec![ty];
     while let Some(t) = todo.pop() {
         for e in &m.inc[t as usize] {
@@ -310,7 +312,7 @@ fn subtypes(m: &Model, ty: Ix) -> HashSet<Ix> {
 
 /// The types `ty` derives from (resolved extends/implements edges, transitively).
 fn supertypes(m: &Model, ty: Ix) -> HashSet<Ix> {
-    let mut seen = HashSet::from([ty]);
+    let mut seen: HashSet<Ix> = [ty].into_iter().collect();
     let mut todo = vec![ty];
     while let Some(t) = todo.pop() {
         for e in &m.out[t as usize] {
