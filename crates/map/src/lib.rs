@@ -24,10 +24,13 @@
 //!
 //! # Design
 //! - **The model lives in memory; SQLite persists it** (`model.rs`, `db.rs`). Queries and
-//!   resolution never touch SQLite; a rebuild writes only the rows it changed. Each file's
-//!   nodes, facts (references, imports, bindings, import targets) and resolved edges are
-//!   compact blobs in its rows (`codec.rs`), so a cold build writes thousands of rows, not
-//!   hundreds of thousands. Node indexes are stored and stable.
+//!   resolution never touch SQLite — but for each file's references and mentions in a map
+//!   that answers ([`MapConfig::uses_on_demand`]: the answers about uses read them from the
+//!   file's row, a rebuild loads them for the files it touches); a rebuild writes only the
+//!   rows it changed. Each file's nodes, facts (references, imports, bindings, import
+//!   targets) and resolved edges are compact blobs in its rows (`codec.rs`), so a cold
+//!   build writes thousands of rows, not hundreds of thousands. Node indexes are stored
+//!   and stable.
 //! - **Compact in memory** (`model.rs`, issue 19): names and qualifiers are interned (one
 //!   string of every name, a hash table of symbols), and so are a node's texts (qualified
 //!   name, signature, doc) and a binding's, apart (`Model::texts`); a node ID is not kept
