@@ -1129,6 +1129,10 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
         let name = r.bytes()?;
         let qualifier = r.opt_bytes()?;
         let (line, col) = (r.u32()?, r.u32()?);
+        let args = match r.u64()? {
+            0 => None,
+            n => Some(u16::try_from(n - 1).map_err(|_| DecodeError)?),
+        };
         if !of_file(from) {
             return Err(DecodeError);
         }
@@ -1147,6 +1151,7 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
             line,
             col,
             local: code & LOCAL_BIT != 0,
+            args,
         });
     }
     skip_imports_and_bindings(&mut r)?;
