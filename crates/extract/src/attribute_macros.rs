@@ -111,7 +111,21 @@ fn looks_like_macro(word: &[u8]) -> bool {
 
 /// `source` with the macro-like words that stand as attributes blanked, or `None` when
 /// there is none.
+#[cfg(test)]
 pub fn blanked(source: &str, lexis: &AttributeMacros) -> Option<String> {
+    blank(source, lexis).map(|b| b.text)
+}
+
+/// A text with its attribute macros blanked, and where the macros' names stood.
+pub struct Blanked {
+    pub text: String,
+    /// The byte range of each blanked macro's name (`V8_DEPRECATED` of
+    /// `V8_DEPRECATED("…")`), in order: each is a use of that macro.
+    pub words: Vec<(usize, usize)>,
+}
+
+/// [`blanked`], with where the macros' names stood.
+pub fn blank(source: &str, lexis: &AttributeMacros) -> Option<Blanked> {
     let bytes = source.as_bytes();
     let code = code_bytes(source, lexis);
     // The next code byte at or after `i` that is not blank.
@@ -128,6 +142,7 @@ pub fn blanked(source: &str, lexis: &AttributeMacros) -> Option<String> {
         i
     };
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut words: Vec<(usize, usize)> = Vec::new();
     // The last code byte before the current word that is not blank.
     let mut before: u8 = b'\n';
     let mut i = 0;
@@ -174,6 +189,7 @@ pub fn blanked(source: &str, lexis: &AttributeMacros) -> Option<String> {
         };
         if attribute {
             spans.push((i, span_end));
+            words.push((i, end));
         }
         before = bytes[span_end - 1];
         i = span_end;
@@ -191,7 +207,8 @@ pub fn blanked(source: &str, lexis: &AttributeMacros) -> Option<String> {
     }
     // Only whole ASCII words and whole literals inside their arguments were blanked; a
     // multi-byte character inside them became blanks byte by byte, still valid UTF-8.
-    String::from_utf8(out).ok()
+    let text = String::from_utf8(out).ok()?;
+    Some(Blanked { text, words })
 }
 
 /// The `)` closing the `(` at `open`, counting only code bytes.

@@ -78,7 +78,8 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         out.had_errors = true;
         return out;
     };
-    let text = as_preprocessed(lang, source, &mut tree, parse);
+    let written = source;
+    let (text, macro_words) = as_preprocessed(lang, source, &mut tree, parse);
     let source: &str = text.as_deref().unwrap_or(source);
     let root = tree.root_node();
     out.had_errors = root.has_error();
@@ -99,6 +100,11 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     let defs = defs::extract(&sections[0], source);
     let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);
+    if !macro_words.is_empty() {
+        out.refs
+            .extend(attribute_macro_uses(written, &macro_words, &defs));
+        out.refs.sort_by_key(|r| (r.line, r.col));
+    }
     let separator = rules_str(lang, "separator").unwrap_or(".");
     out.imports = imports::extract(query, &sections[2], source, separator);
     out.bindings = bindings::extract(&sections[3], source, &defs);
@@ -127,22 +133,27 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
 /// each `#if` (`conditionals.rs`), kept when that parses cleanly: both may be needed
 /// (V8's `#if` whose branches each open a brace, in a file whose attribute macros hide
 /// that the first-branch text parses). `None`: the text as written.
+///
+/// Also where the blanked attribute macros' names stood (empty when the macros were not
+/// blanked): each is a use of its macro that the text parsed no longer shows.
 fn as_preprocessed(
     lang: &Language,
     source: &str,
     tree: &mut tree_sitter::Tree,
     parse: impl Fn(&str) -> Option<tree_sitter::Tree>,
-) -> Option<String> {
+) -> (Option<String>, Vec<(usize, usize)>) {
     let lexis = lang.manifest.attribute_macros.as_ref();
     let mut text: Option<String> = None;
+    let mut macro_words = Vec::new();
     if tree.root_node().has_error()
         && let Some(lexis) = lexis
-        && let Some(blanked) = attribute_macros::blanked(source, lexis)
-        && let Some(again) = parse(&blanked)
+        && let Some(blanked) = attribute_macros::blank(source, lexis)
+        && let Some(again) = parse(&blanked.text)
         && errors(&again) < errors(tree)
     {
         *tree = again;
-        text = Some(blanked);
+        text = Some(blanked.text);
+        macro_words = blanked.words;
     }
     if tree.root_node().has_error()
         && let Some(rules) = &lang.manifest.conditionals
@@ -153,7 +164,39 @@ fn as_preprocessed(
         *tree = again;
         text = Some(first);
     }
-    text
+    (text, macro_words)
+}
+
+/// The uses of the attribute macros a file's text was parsed without
+/// (`V8_EXPORT` of `class V8_EXPORT Context`): a `references` use of each macro's name
+/// from the definition around it, at the name's position in `written` (blanking moves no
+/// byte), so that the macro's definition has its users and no use of it goes unsaid.
+fn attribute_macro_uses(
+    written: &str,
+    words: &[(usize, usize)],
+    defs: &defs::Defs,
+) -> Vec<facts::RefFact> {
+    // Byte offsets where each line starts.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(written.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    words
+        .iter()
+        .filter_map(|&(s, e)| {
+            let name = written.get(s..e)?;
+            let line = starts.partition_point(|&l| l <= s) - 1;
+            Some(facts::RefFact {
+                from: defs.innermost(s, e),
+                kind: facts::EdgeKind::References,
+                name: name.to_string(),
+                qualifier: None,
+                line: line as u32,
+                col: text::utf16_col(written, s, s - starts[line]),
+                local: false,
+                args: None,
+            })
+        })
+        .collect()
 }
 
 /// How many error and missing nodes `tree` has.
@@ -185,7 +228,7 @@ pub fn as_parsed<'s>(lang: &Language, ext: &str, source: &'s str) -> std::borrow
     let Some(mut tree) = parse(source) else {
         return source.into();
     };
-    match as_preprocessed(lang, source, &mut tree, parse) {
+    match as_preprocessed(lang, source, &mut tree, parse).0 {
         Some(text) => text.into(),
         None => source.into(),
     }

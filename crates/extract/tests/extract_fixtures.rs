@@ -1483,6 +1483,32 @@ fn cpp_attribute_macros_and_braces_split_by_if_keep_the_namespace() {
     );
 }
 
+/// An attribute macro blanked for the parse (`class SHOP_EXPORT Handle`,
+/// `SHOP_DEPRECATED("…") void Reset();`) is still a use of its macro, from the definition
+/// around it, at its own position: clangd lists it as a reference of the `#define`
+/// (before: no use at all, a silent miss of the macro's users).
+#[test]
+fn cpp_a_blanked_attribute_macro_is_a_use_of_its_macro() {
+    let f = extract_fixture("cpp", "include/handle.h");
+    let uses: Vec<String> = refs(&f)
+        .into_iter()
+        .filter(|r| r.contains("SHOP_"))
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            "references SHOP_EXPORT from=shop.internal.Slots @13",
+            "references SHOP_INLINE from=shop.internal.Slots @15",
+            "references SHOP_EXPORT from=shop.Handle @20",
+            "references SHOP_INLINE from=shop.Handle @22",
+            "references SHOP_DEPRECATED from=shop.Handle @23",
+            "references SHOP_EXPORT from=shop.Persistent @53",
+        ],
+        "{:#?}",
+        refs(&f)
+    );
+}
+
 /// V8's `v8-forward.h`: `class Function;` (or `template <…> class Persistent;`) inside
 /// `namespace v8` declares, it does not use
 /// (before: a `references` edge from the namespace, which clangd does not list), nor does
