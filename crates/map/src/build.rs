@@ -198,9 +198,12 @@ impl Inner {
         };
         builder.configs = config.keys().cloned().collect();
 
+        let rewritten_elsewhere = self.rewritten_elsewhere()?;
         let (fresh, dirty) = {
             let st = self.state.read().map_err(MapError::internal)?;
-            let fresh = st.model.file_by_path.is_empty() || (opts.full && scope.is_all());
+            let fresh = st.model.file_by_path.is_empty()
+                || (opts.full && scope.is_all())
+                || rewritten_elsewhere;
             (fresh, st.meta.dirty)
         };
         let mut summary = RebuildSummary {
@@ -229,6 +232,37 @@ impl Inner {
         summary.generation = st.meta.generation;
         summary.duration_ms = started.elapsed().as_millis() as u64;
         Ok(summary)
+    }
+
+    /// Whether another process rebuilt the map since this model was loaded or built: the
+    /// database's generation is not the model's. An incremental build on top would mix
+    /// this model's rows with the other build's (their node numbers differ), so the
+    /// rebuild starts from scratch instead, numbered after the other build's generation.
+    fn rewritten_elsewhere(&self) -> Result<bool> {
+        let ours = self
+            .state
+            .read()
+            .map_err(MapError::internal)?
+            .meta
+            .generation;
+        let theirs = {
+            let db = self.db.lock().map_err(MapError::internal)?;
+            if db::is_in_memory(&db.path) {
+                return Ok(false);
+            }
+            db.read_meta()?.generation
+        };
+        if theirs == ours {
+            return Ok(false);
+        }
+        tracing::info!(
+            ours,
+            theirs,
+            "the map database was rebuilt elsewhere: building from scratch"
+        );
+        let mut st = self.state.write().map_err(MapError::internal)?;
+        st.meta.generation = st.meta.generation.max(theirs);
+        Ok(true)
     }
 
     fn jobs(&self, model: &Model, seen: Vec<Seen>, full: bool, keep: &mut Vec<Ix>) -> Vec<Job> {

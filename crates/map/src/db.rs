@@ -835,6 +835,14 @@ pub(crate) fn decode_facts_with(
     decode_mentions(&mut r, model, rec)
 }
 
+/// A reference's number of arguments as `encode_refs` writes it: 0 unknown, else `n + 1`.
+fn read_args(r: &mut Reader) -> Result<Option<u16>, DecodeError> {
+    match r.u64()? {
+        0 => Ok(None),
+        n => u16::try_from(n - 1).map(Some).map_err(|_| DecodeError),
+    }
+}
+
 /// The references part of a facts blob (where `decode_facts` starts).
 fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(), DecodeError> {
     let n = r.u64()?;
@@ -848,10 +856,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
         let qualifier = r.opt_str()?.map(|q| model.names.intern(q));
         let line = r.u32()?;
         let col = r.u32()?;
-        let args = match r.u64()? {
-            0 => None,
-            n => Some(u16::try_from(n - 1).map_err(|_| DecodeError)?),
-        };
+        let args = read_args(r)?;
         if model.slot(from).is_none() {
             return Err(DecodeError);
         }
@@ -1129,10 +1134,7 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
         let name = r.bytes()?;
         let qualifier = r.opt_bytes()?;
         let (line, col) = (r.u32()?, r.u32()?);
-        let args = match r.u64()? {
-            0 => None,
-            n => Some(u16::try_from(n - 1).map_err(|_| DecodeError)?),
-        };
+        let args = read_args(&mut r)?;
         if !of_file(from) {
             return Err(DecodeError);
         }

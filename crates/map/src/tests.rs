@@ -1735,6 +1735,39 @@ fn uses_read_from_the_database_answer_as_held_ones() {
     assert_eq!(uses_answers(&lazy), uses_answers(&fx.reopen().0));
 }
 
+/// Two writers: a map that holds its uses, loaded before another process rebuilt the
+/// database from scratch after an edit, rebuilds incrementally afterwards. It builds from
+/// scratch (the database's generation is not its own), so the database it leaves is whole:
+/// reopened, it answers as the map does, and its generation is newer than both builds'.
+#[test]
+fn a_rebuild_after_another_process_rebuilt_the_map_starts_from_scratch() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let (held, _) = fx.reopen();
+    let before = held.status().unwrap().generation;
+    fx.write(
+        "store",
+        "def class SessionStore\ndef method SessionStore.get\nref SessionStore.get calls fetch\n",
+    );
+    fx.map
+        .rebuild(
+            RebuildOptions {
+                full: true,
+                ..Default::default()
+            },
+            &|_| {},
+        )
+        .unwrap();
+    let theirs = fx.map.status().unwrap().generation;
+    assert!(theirs > before);
+    let summary = held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(summary.generation > theirs, "{summary:?}");
+    let (reopened, warnings) = fx.reopen();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(uses_answers(&reopened), uses_answers(&held));
+    assert_eq!(reopened.status().unwrap().generation, summary.generation);
+}
+
 /// When the database no longer holds what a map that reads uses from it was loaded with
 /// (another process rebuilt it, here from scratch after an edit; or it is gone), an answer
 /// about uses is `MapError::Unreadable` — never another build's facts, never a panic —
@@ -1768,8 +1801,13 @@ fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
         lazy.callee_check(&main),
         Err(MapError::Unreadable(_))
     ));
+    // Its own rebuild, incremental as asked, sees the database rebuilt elsewhere (another
+    // generation) and builds from scratch: every row its build's again, whichever node
+    // numbers the other build gave (before: only the edited file's row was written, and
+    // the other rows stayed unreadable whenever the numbers differed).
     lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
     assert!(lazy.mention_check(&get).is_ok() && lazy.callee_check(&main).is_ok());
+    assert_eq!(uses_answers(&lazy), uses_answers(&fx.reopen().0));
 
     // A database that cannot be opened.
     let fx = Fixture::new(&shop());
