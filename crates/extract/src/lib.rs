@@ -46,6 +46,15 @@ mod reparse;
 mod resolve;
 mod text;
 
+/// The version of the Rust code that turns a parse into facts. The map stores it (with the
+/// grammars' queries and manifests, hashed) beside every build and rebuilds from scratch
+/// when it differs, so that a map built by an older navmap never answers with facts an
+/// older rule extracted. Query and manifest changes are seen by themselves; **bump this
+/// when a change to this crate's code changes the facts some file yields** (a new fact
+/// kind, a use found or dropped, a different range).
+/// 2: blanked attribute macros are uses; calls and definitions carry arity.
+pub const EXTRACTION_VERSION: u32 = 2;
+
 // ---------------------------------------------------------------------------------------
 // The public API the map crate builds on. Signatures are fixed; bodies are being written.
 // ---------------------------------------------------------------------------------------

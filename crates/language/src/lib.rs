@@ -507,6 +507,9 @@ pub struct InstallRecipe {
 #[derive(Clone)]
 pub struct Language {
     pub manifest: Manifest,
+    /// The manifest's text as compiled in: part of what the map's extraction fingerprint
+    /// hashes (a changed manifest may change the facts a file yields).
+    pub manifest_source: String,
     /// Named grammars; the first is the default.
     pub grammars: Vec<(String, tree_sitter::Language)>,
     /// Query sources by file stem (`tags` for `tags.scm`, …).
@@ -648,6 +651,7 @@ pub fn language(
         .unwrap_or_else(|e| panic!("malformed language manifest: {e}\n{manifest_toml}"));
     Language {
         manifest,
+        manifest_source: manifest_toml.to_string(),
         grammars: grammars
             .into_iter()
             .map(|(n, g)| (n.to_string(), g))

@@ -849,6 +849,8 @@ impl Inner {
             &serde_json::to_string(&meta.config).unwrap_or_default(),
         )?;
         db::set_meta(&tx, "dirty", "0")?;
+        db::set_meta(&tx, "extraction", &self.extraction)?;
+        meta.extraction = Some(self.extraction.clone());
         let counts = (model.symbol_count() as u64, model.edge_count() as u64);
         db::set_meta(&tx, "counts", &db::counts_value(counts.0, counts.1))?;
         meta.counts = Some(counts);

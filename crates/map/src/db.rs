@@ -77,6 +77,9 @@ pub(crate) struct Meta {
     /// Symbols and edges of the last build, so that a rebuild with nothing to do can say
     /// them without loading the model (`precheck.rs`). `None` in maps built before.
     pub counts: Option<(u64, u64)>,
+    /// What the last build's facts were extracted with (`fingerprint.rs`); `None` in maps
+    /// built before it was recorded.
+    pub extraction: Option<String>,
 }
 
 /// The `counts` meta value: `"<symbols> <edges>"`.
@@ -272,6 +275,7 @@ impl Db {
                     })?)
                 }
                 "dirty" => meta.dirty = v == "1",
+                "extraction" => meta.extraction = Some(v),
                 "config" => meta.config = serde_json::from_str(&v).unwrap_or_default(),
                 "counts" => {
                     meta.counts = v

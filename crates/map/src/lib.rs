@@ -95,6 +95,7 @@ mod cluster;
 mod codec;
 mod db;
 mod error;
+mod fingerprint;
 mod fresh;
 mod frontend;
 mod id;
@@ -280,6 +281,8 @@ pub(crate) struct Inner {
     /// ([`MapConfig::uses_on_demand`]): answers about uses read them with it.
     pub uses: Option<db::UsesReader>,
     pub registry: Arc<Registry>,
+    /// The registry's extraction fingerprint (`fingerprint.rs`), written with every build.
+    pub extraction: String,
     pub frontend: Arc<dyn Frontend>,
     pub state: RwLock<State>,
     pub db: Mutex<Db>,
@@ -390,8 +393,23 @@ impl Map {
                 .map(|()| meta)
         });
         let mut meta = read.as_ref().cloned().unwrap_or_default();
-        if let Err(e) = read {
-            warnings.push(format!("{e}; rebuilding the map from scratch"));
+        let extraction = fingerprint::extraction_fingerprint(&registry);
+        let why_from_scratch = match &read {
+            Err(e) => Some(format!("{e}; rebuilding the map from scratch")),
+            // A build's facts were extracted with its navmap's queries and rules: another
+            // navmap's would answer with facts this one no longer extracts (or lacks
+            // facts it does), every unchanged file for ever.
+            Ok(meta) if meta.generation > 0 && meta.extraction.as_deref() != Some(&extraction) => {
+                Some(
+                    "the map was built by a navmap with other grammars or extraction rules; \
+                     rebuilding it from scratch"
+                        .to_string(),
+                )
+            }
+            Ok(_) => None,
+        };
+        if let Some(why) = why_from_scratch {
+            warnings.push(why);
             db.recreate()?;
             model = Model::default();
             meta = Meta::default();
@@ -423,6 +441,7 @@ impl Map {
             rebuild_only: config.rebuild_only,
             uses,
             registry,
+            extraction,
             frontend,
             state: RwLock::new(state),
             db: Mutex::new(db),

@@ -79,6 +79,11 @@ impl Map {
         if meta.dirty || meta.generation == 0 || meta.built_at.is_none() {
             return Ok(Precheck::default());
         }
+        // Built with other queries or rules: the open rebuilds it from scratch.
+        if meta.extraction.as_deref() != Some(&crate::fingerprint::extraction_fingerprint(registry))
+        {
+            return Ok(Precheck::default());
+        }
         let Ok(recorded) = recorded_files(&db.conn) else {
             return Ok(Precheck::default());
         };

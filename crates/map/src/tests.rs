@@ -988,6 +988,50 @@ fn persists_and_recovers() {
     );
     drop(m);
 
+    // Built by a navmap with other queries or extraction rules (an upgrade): its facts
+    // are not this navmap's, so it is rebuilt from scratch, with a warning, and the
+    // no-op check does not call it unchanged.
+    {
+        let c = rusqlite::Connection::open(fx.dir.path().join(".navmap/map.db")).unwrap();
+        c.execute(
+            "UPDATE meta SET value = 'an older navmap' WHERE key = 'extraction'",
+            [],
+        )
+        .unwrap();
+    }
+    let mut config = MapConfig::new(fx.dir.path());
+    config.root = fx.dir.path().canonicalize().unwrap();
+    let pre = Map::precheck(&config, &registry()).unwrap();
+    assert!(pre.unchanged.is_none());
+    let (m, w) = fx.reopen();
+    assert!(
+        w.iter()
+            .any(|w| w.contains("other grammars or extraction rules")),
+        "{w:?}"
+    );
+    assert!(!m.is_built());
+    assert_eq!(
+        m.rebuild(RebuildOptions::default(), &|_| {})
+            .unwrap()
+            .files_indexed,
+        8
+    );
+    drop(m);
+    let (m, w) = fx.reopen();
+    assert!(
+        w.is_empty(),
+        "rebuilt with this navmap's fingerprint: {w:?}"
+    );
+    assert!(m.is_built());
+    assert!(
+        Map::precheck(&config, &registry())
+            .unwrap()
+            .unchanged
+            .is_some(),
+        "a map of this navmap with nothing changed is unchanged"
+    );
+    drop(m);
+
     // A map whose generation is not a number is corrupt: rebuilt with a warning, not
     // taken for an unbuilt map.
     {
