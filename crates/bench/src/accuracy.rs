@@ -597,9 +597,12 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
     out.neighbors.iter().any(|n| {
         // A constructor's call (`new C()`) the map links to its class.
         let constructs = n.node.id == target_owner && target.kind == NodeKind::Method;
+        // The related method's edge at any line of the caller: the map keeps one edge per
+        // (caller, callee) at its first line (`keyType._parse(…)` and
+        // `valueType._parse(…)` on two lines are one edge), and its own mention check
+        // counts every use of the name in the caller as linked by it.
         n.line == Some(line) && constructs
-            || n.line == Some(line)
-                && n.node.id != target.id
+            || n.node.id != target.id
                 && n.node.name == target.name
                 && n.confidence != Confidence::Candidate
                 && owner(&n.node.id).is_some_and(|o| abstract_owner || related.contains(o))

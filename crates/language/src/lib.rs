@@ -60,6 +60,17 @@ pub struct Manifest {
     /// be the better match (C++'s parameter packs).
     #[serde(default)]
     pub fixed_arity_first: bool,
+    /// Receivers are statically typed: a method call the compiler accepts names a method of
+    /// the receiver's type, even where the map cannot type the receiver. So when every
+    /// method of the called name that the file can reach belongs to one override family —
+    /// declared in types that all derive from one type that declares it too (zod's forty
+    /// `_parse` overriding `ZodType._parse`; `Email.validate` and `Token.validate`
+    /// implementing `Validator.validate`) — a call on a receiver of unknown type is a call
+    /// of that root, at `name` tier (the dispatch goes through it). Off where a receiver's
+    /// type may be unknown to the compiler too (Python, Ruby) or a template's parameter
+    /// (C++).
+    #[serde(default)]
+    pub dispatch_families: bool,
     /// Inside a method, a bare name may mean a member of the enclosing type (`get(key)` for
     /// `this->get(key)`, `store_->x()` for `this->store_->x()`): the map looks there when
     /// no local definition names it; a bare call inside a type's body tries that type's own

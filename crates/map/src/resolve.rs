@@ -1210,6 +1210,11 @@ impl<'a> Resolver<'a> {
                 None => Outcome::Drop,
             };
         }
+        // A receiver path the map cannot type (`this._def.innerType._parse(…)`): where
+        // receivers are statically typed, the name's override family may still say it.
+        if !sure_path && let Some(o) = self.family_call(cx, name, kind) {
+            return o;
+        }
         Outcome::Drop
     }
 
@@ -1785,6 +1790,12 @@ impl<'a> Resolver<'a> {
     fn unknown_receiver(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Outcome {
         let m = self.model;
         let reach = self.reachable(cx);
+        // Statically typed receivers (`dispatch_families`): the methods of the name in this
+        // file and the files it reaches, when they are one override family, say which
+        // method the call is (the family's root), whatever the receiver's type.
+        if let Some(root) = self.family_call(cx, name, kind) {
+            return root;
+        }
         if reach.is_empty() {
             return Outcome::Drop;
         }
@@ -1822,10 +1833,88 @@ impl<'a> Resolver<'a> {
                 .collect();
         }
         if c.is_empty() {
-            Outcome::Drop
-        } else {
-            Outcome::Candidates(self.rank_candidates(cx, c))
+            return Outcome::Drop;
         }
+        Outcome::Candidates(self.rank_candidates(cx, c))
+    }
+
+    /// In a language with `dispatch_families`, a call of `name` on a receiver the map
+    /// cannot type, when the methods of that name in this file and the files it reaches
+    /// are one override family: a call of the family's root, at `name` tier.
+    fn family_call(&self, cx: &FileCx, name: Sym, kind: EdgeKind) -> Option<Outcome> {
+        let m = self.model;
+        let lang = self.registry.by_id(m.lang(cx.lang))?;
+        if !lang.manifest.dispatch_families {
+            return None;
+        }
+        let methods: Vec<Ix> = m
+            .defs_named_in(name, self.reachable(cx))
+            .chain(m.defs_named_in_file(name, cx.file))
+            .filter(|&n| {
+                let node = m.n(n);
+                node.lang == cx.lang && is_function_like(node.kind) && fits(kind, node.kind)
+            })
+            .collect();
+        let root = self.family_root(&methods, name)?;
+        Some(Outcome::Resolved(root, Confidence::Name))
+    }
+
+    /// The method every one of `methods` overrides or is: declared (once) in a type from
+    /// which each method's type derives (resolved extends/implements edges), the nearest
+    /// such to the first method's type. `None` when some method is not a member of a type,
+    /// when no common type declares the name, or when there are fewer than two methods
+    /// (a single method is no evidence of a family: the receiver may be of a type the map
+    /// does not know).
+    fn family_root(&self, methods: &[Ix], name: Sym) -> Option<Ix> {
+        let m = self.model;
+        if methods.len() < 2 {
+            return None;
+        }
+        let owners: Vec<Ix> = methods
+            .iter()
+            .map(|&d| m.n(d).parent.get().filter(|&p| is_type_like(m.n(p).kind)))
+            .collect::<Option<_>>()?;
+        let lines: Vec<Vec<Ix>> = owners.iter().map(|&o| self.type_and_bases(o)).collect();
+        lines[0].iter().copied().find_map(|base| {
+            let mut declared = m
+                .children_of(base)
+                .iter()
+                .copied()
+                .filter(|&ch| m.n(ch).name == name && is_function_like(m.n(ch).kind));
+            let root = declared.next()?;
+            // Overloads in the root type: which one is called is not the family's to say.
+            if declared.next().is_some() {
+                return None;
+            }
+            lines.iter().all(|l| l.contains(&base)).then_some(root)
+        })
+    }
+
+    /// `ty` and the types it derives from through resolved extends/implements edges,
+    /// nearest first (breadth-first, at most [`MAX_DEPTH`] levels up).
+    fn type_and_bases(&self, ty: Ix) -> Vec<Ix> {
+        let m = self.model;
+        let mut seen = vec![ty];
+        let mut level = vec![ty];
+        for _ in 0..MAX_DEPTH {
+            let mut next = Vec::new();
+            for &t in &level {
+                for e in &m.out[t as usize] {
+                    if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                        && e.conf != Confidence::Candidate
+                        && !seen.contains(&e.other)
+                    {
+                        seen.push(e.other);
+                        next.push(e.other);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        seen
     }
 }
 
