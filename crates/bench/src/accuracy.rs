@@ -42,7 +42,7 @@ use crate::inactive::{self, Inactive};
 
 #[path = "accuracy_probe.rs"]
 mod probe;
-use crate::tokens::{Server, npm_package, prepare, tools_bin_path};
+use crate::tokens::{Server, data_dir, npm_package, prepare, tools_bin_path};
 use crate::typeshed;
 
 /// Targets per corpus unless `--targets` says otherwise.
@@ -920,7 +920,11 @@ pub fn main(args: &[String]) {
             .as_object()
             .into_iter()
             .flatten()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+            // `{data}`: navmap's data folder (a Go corpus's module cache is there).
+            .map(|(k, v)| {
+                let v = v.as_str().unwrap_or("");
+                (k.clone(), v.replace("{data}", &data_dir().to_string_lossy()))
+            })
             .collect();
         if let Err(e) = typeshed_for(corpus, tmp.path(), &root) {
             println!("\n## {name}: typeshed copy failed: {e}");

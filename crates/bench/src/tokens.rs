@@ -156,6 +156,9 @@ fn corpus_source(spec: &Value) -> Result<PathBuf, String> {
             src.display()
         ));
     }
+    if let Some(module) = spec["go_module"].as_str() {
+        return go_module(module);
+    }
     if let Some(path) = spec["npm"].as_str() {
         let (package, rest) = path.split_once('/').unwrap_or((path, ""));
         let dir = npm_package(package).ok_or_else(|| {
@@ -164,6 +167,58 @@ fn corpus_source(spec: &Value) -> Result<PathBuf, String> {
         return Ok(dir.join(rest));
     }
     Err(format!("unknown corpus source {spec}"))
+}
+
+/// navmap's data folder (`NAVMAP_DATA_DIR`, else the repository's `.tools`): where
+/// `scripts/install-servers.sh` builds gopls, whose module cache holds real Go modules.
+pub(crate) fn data_dir() -> PathBuf {
+    std::env::var_os("NAVMAP_DATA_DIR")
+        .map(PathBuf::from)
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or_else(|| repo().join(".tools"))
+}
+
+/// The Go module `module` in the data folder's module cache (`go/pkg/mod`), whichever
+/// version gopls's install pulled (the newest when there are several). The cache spells
+/// an upper-case letter `!` and the lower-case one (`github.com/!burnt!sushi/toml`).
+fn go_module(module: &str) -> Result<PathBuf, String> {
+    let escaped: String = module
+        .chars()
+        .flat_map(|c| {
+            if c.is_ascii_uppercase() {
+                vec!['!', c.to_ascii_lowercase()]
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    let (parent, last) = escaped.rsplit_once('/').unwrap_or(("", &escaped));
+    let cache = data_dir().join("go/pkg/mod");
+    let dir = cache.join(parent);
+    let prefix = format!("{last}@");
+    let mut found: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let version = name.strip_prefix(&prefix)?.trim_start_matches('v').to_string();
+            // v1.10.0 after v1.9.0: numeric parts, not text, order them.
+            let key = version
+                .split(['.', '-', '+'])
+                .map(|p| p.parse().unwrap_or(0))
+                .collect();
+            e.path().is_dir().then(|| (key, e.path()))
+        })
+        .collect();
+    found.sort();
+    found.pop().map(|(_, p)| p).ok_or_else(|| {
+        format!(
+            "Go module {module} is not in {} (scripts/install-servers.sh builds gopls there; \
+             its module cache holds the module)",
+            cache.display()
+        )
+    })
 }
 
 /// The version of `name` that the workspace's `Cargo.lock` pins.
@@ -199,7 +254,18 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         }
         return Ok(());
     }
-    std::fs::copy(from, to).map(|_| ())
+    std::fs::copy(from, to)?;
+    // A Go module cache's files are read-only; the copy is the corpus's, to edit and remove.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mut perms = std::fs::metadata(to)?.permissions();
+        if perms.mode() & 0o200 == 0 {
+            perms.set_mode(perms.mode() | 0o200);
+            std::fs::set_permissions(to, perms)?;
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
