@@ -22,6 +22,23 @@
                              (call_expression function: [(identifier) @binding.type
                                                          (selector_expression operand: (_) @binding.qualifier field: (field_identifier) @binding.type)])])) @binding
 
+; var versionRE = lazyregexp.New(…)   var x = T{…}   (a package-level value, or a local)
+(var_spec . name: (identifier) @binding.name
+  value: (expression_list . [(composite_literal type: [(type_identifier) @binding.type
+                                                        (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)])
+                             (unary_expression operand: (composite_literal type: [(type_identifier) @binding.type
+                                                                                   (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)]))
+                             (call_expression function: [(identifier) @binding.type
+                                                         (selector_expression operand: (_) @binding.qualifier field: (field_identifier) @binding.type)])])) @binding
+
+; Struct fields: `client *Client`, `tr TileReader` (a chain `tc.client.Lookup()` is typed
+; one field at a time). The binding is the field's definition: its scope is the struct.
+(field_declaration name: (field_identifier) @binding.name
+  type: [(type_identifier) @binding.type
+         (pointer_type (type_identifier) @binding.type)
+         (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)
+         (pointer_type (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type))]) @binding
+
 ; Local names (`@local.name`): parameters and variables of a function, and parameters of a
 ; function literal (`@local.scope`: the literal). A bare call of one (`parse(x)` with
 ; `parse func(int)`) is the local, never a function of the same name elsewhere.
@@ -32,3 +49,7 @@
 (short_var_declaration left: (expression_list (identifier) @local.name))
 (var_spec name: (identifier) @local.name)
 (range_clause left: (expression_list (identifier) @local.name))
+; `switch v := x.(type)` and `case v := <-ch:` bind locals too (a `return v` there is the
+; local, no mention of a package-level `v`).
+(type_switch_statement alias: (expression_list (identifier) @local.name))
+(receive_statement left: (expression_list (identifier) @local.name))

@@ -24,6 +24,16 @@
 ; for. Not edges: `@mention`.
 (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @mention
 (argument_list (identifier) @name) @mention
+; A function (or package-level value) used as a value elsewhere: returned (a lexer's state
+; function, `return lexNumber`), assigned, declared with it, an element of a composite
+; literal (`map[string]stateFn{"top": lexTop}`; a key is a field name, not a use). Locals
+; (`@local.name` in bindings.scm) are no mentions.
+(return_statement (expression_list (identifier) @name)) @mention
+(assignment_statement right: (expression_list (identifier) @name)) @mention
+(short_var_declaration right: (expression_list (identifier) @name)) @mention
+(var_spec value: (expression_list (identifier) @name)) @mention
+(keyed_element value: (literal_element (identifier) @name)) @mention
+(literal_value (literal_element (identifier) @name)) @mention
 ; A conversion to a pointer type, `(*T)(nil)` (`var _ I = (*T)(nil)`), parses as a call of a
 ; parenthesized dereference: `T` is a type use.
 (call_expression function: (parenthesized_expression (unary_expression operand: (identifier) @name))) @mention

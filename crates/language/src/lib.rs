@@ -77,6 +77,12 @@ pub struct Manifest {
     /// and inherited members first. Off for languages that always spell the receiver.
     #[serde(default)]
     pub implicit_receiver: bool,
+    /// Interfaces are satisfied structurally (Go): no declaration says which types
+    /// implement one, so a call linked to an interface's method may run any method of that
+    /// name; answers about such a method's uses list those calls as unlinked, never as
+    /// provably something else (`crates/map/src/mentions.rs`).
+    #[serde(default)]
+    pub structural_interfaces: bool,
     /// Modules and classes are open namespaces: one may be reopened in any file (`class
     /// A::B` again in a test helper is the same class, its methods that class's members), a
     /// name inside one is looked up in the namespaces around it across files (`B` inside

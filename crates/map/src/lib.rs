@@ -695,7 +695,11 @@ impl Map {
     /// uses must account for. Empty for files and modules.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
-        self.read()?.mention_check(id, self.inner.uses.as_ref())
+        let registry = &self.inner.registry;
+        let structural =
+            |lang: &str| registry.by_id(lang).is_some_and(|l| l.manifest.structural_interfaces);
+        self.read()?
+            .mention_check(id, self.inner.uses.as_ref(), &structural)
     }
 
     /// The calls (and value uses of functions) in a node's own text whose names the map

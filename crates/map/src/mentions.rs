@@ -108,6 +108,7 @@ impl State {
         &self,
         id: &str,
         reader: Option<&UsesReader>,
+        structural: &dyn Fn(&str) -> bool,
     ) -> crate::error::Result<MentionCheck> {
         self.require_built()?;
         let target = self.lookup(id)?;
@@ -131,7 +132,26 @@ impl State {
         // Rule 1's exception: a use linked to a member of a type the target's type derives
         // from (`input.path` with `input: Input`, linked to `Input.path`) may dispatch to
         // the target (`Lazy.path`, `Lazy implements Input`).
-        let bases = owner.map(|o| supertypes(m, o)).unwrap_or_default();
+        let mut bases = owner.map(|o| supertypes(m, o)).unwrap_or_default();
+        // Where interfaces are satisfied structurally (`structural_interfaces`: Go), no edge
+        // says which the target's type implements: every interface declaring a method of
+        // the target's name may hold it (`s.ops.Lookup(…)` linked to `ServerOps.Lookup`
+        // may run `TestServer.Lookup`). Both exceptions above apply to them.
+        let mut subtypes = subtypes;
+        if owner.is_some_and(|o| m.n(o).kind != NodeKind::Interface)
+            && t.file
+                .get()
+                .is_some_and(|f| structural(m.lang(m.f(f).lang)))
+        {
+            for &d in m.defs_named(sym) {
+                if let Some(p) = m.n(d).parent.get()
+                    && m.n(p).kind == NodeKind::Interface
+                {
+                    bases.insert(p);
+                    subtypes.insert(p);
+                }
+            }
+        }
         let target_dir = t
             .file
             .get()

@@ -1113,6 +1113,24 @@ impl<'a> Resolver<'a> {
         {
             return Outcome::Drop;
         }
+        // `tc.client.Lookup()`, `r.tr.ReadTiles()`: a field of a typed local or parameter,
+        // typed by the field's own declaration, one segment at a time (the qualifier's head
+        // must be typed by a binding fact or a signature; `self.x.y` is the receiver's case
+        // below). Unresolved, the path is tried the other ways.
+        if segs.len() > 1
+            && !q.contains("::")
+            && !q.contains("->")
+            && (self.typed_binding(cx.file, from, segs[0], cx.line.get()).is_some()
+                || self.declared_in_scope(from, segs[0]).is_some())
+            && let (prefix, last) = infer::split_last(q)
+            && let Some(field) = m.names.get(last)
+            && let Outcome::Resolved(p, conf) =
+                self.resolve_qualified(cx, from, prefix, field, EdgeKind::References, depth + 1)
+            && let o @ Outcome::Resolved(..) =
+                self.member_of_value(cx, p, conf, name, kind, depth + 1)
+        {
+            return o;
+        }
         // Open modules: a constant path (`Util::Loggable`, `Shop::SessionStore`) from the
         // namespaces around the use.
         if self.open_modules(cx)
@@ -1436,7 +1454,12 @@ impl<'a> Resolver<'a> {
         if let Some(b) = bound_as {
             let prefix = b.type_qualifier.map_or("", |q| m.text(q));
             let type_name = m.text(b.type_name);
-            return match self.resolve_type_parts(dcx, b.scope, prefix, type_name, depth + 1) {
+            // A value made by a function (`var versionRE = lazyregexp.New(…)`): the type
+            // its signature returns, as for a local (`member_of_typed`).
+            let ty = self
+                .resolve_type_parts(dcx, b.scope, prefix, type_name, depth + 1)
+                .or_else(|| self.returned_type(dcx, b.scope, prefix, type_name, depth + 1));
+            return match ty {
                 Some((t, tconf)) => match self.member(t, name, kind, 0) {
                     Some(d) => Outcome::Resolved(d, conf.max(tconf)),
                     None => Outcome::Drop,

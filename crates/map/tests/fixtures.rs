@@ -1518,6 +1518,102 @@ fn go_a_receiver_made_by_a_constructor_function_is_typed_by_its_return() {
     assert_eq!(callers(&b, next), serve);
 }
 
+/// A function used as a value (BurntSushi/toml's lexer: a state function returns the next
+/// state, `return lexNumber`; a table lists them): a `references` use of it, linked by the
+/// package's scope, where before only a call or an argument was (the return was a silent
+/// miss of the `toml` corpus). A local holding a state (`next := lexTop; return next`) is
+/// the local, no use of a function.
+#[test]
+fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let refs = |id: &str| {
+        let mut got: Vec<(String, Confidence)> = b
+            .edges(id, Direction::In)
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::References && n.resolved)
+            .map(|n| (n.node.id, n.confidence))
+            .collect();
+        got.sort();
+        got
+    };
+    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
+        ids.iter()
+            .map(|id| (id.to_string(), Confidence::Exact))
+            .collect()
+    };
+    assert_eq!(
+        refs("go:web/lex.go#lexNumber"),
+        exact(&[
+            "go:web/lex.go#lexTop",
+            "go:web/lex.go#runner.step",
+            "go:web/lex.go#states",
+        ])
+    );
+    // Arguments (`lx.push(lexTop)`, as before), `next := lexTop`, the table's element.
+    assert_eq!(
+        refs("go:web/lex.go#lexTop"),
+        exact(&[
+            "go:web/lex.go#Reset",
+            "go:web/lex.go#Run",
+            "go:web/lex.go#lexNumber",
+            "go:web/lex.go#lexTop",
+            "go:web/lex.go#states",
+        ])
+    );
+}
+
+/// Receivers typed through what x/mod does: a package-level value made by a constructor
+/// function (`var laxGoVersionRE = lazyregexp.New(…)`; `top.push(…)`, in its file and in
+/// another of the package), and a field of a
+/// typed local or receiver (`tc.client.Lookup(…)` with `tc := newTestClient(t)`,
+/// `r.tr.ReadTiles(…)`; `rn.lx.push(…)`, `r.lx.push(…)`), typed by the field's declaration.
+/// Before: no edge from `Restart`, `Run` or `runner.step`.
+#[test]
+fn go_a_package_value_and_a_fields_type_type_their_receivers() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
+        ids.iter()
+            .map(|id| (id.to_string(), Confidence::Exact))
+            .collect()
+    };
+    // From another file, `top` is found by the repository's name (`name`; a package's
+    // scope across its files is not modelled), the call through it with that confidence.
+    let mut push = exact(&[
+        "go:web/lex.go#Reset",
+        "go:web/lex.go#Run",
+        "go:web/lex.go#lexTop",
+        "go:web/lex.go#runner.step",
+    ]);
+    push.insert(0, ("go:web/context.go#Restart".to_string(), Confidence::Name));
+    assert_eq!(callers(&b, "go:web/lex.go#lexer.push"), push);
+    assert_eq!(
+        callers(&b, "go:web/lex.go#runner.step"),
+        exact(&["go:web/lex.go#Run"])
+    );
+}
+
+/// Go interfaces are satisfied structurally (`structural_interfaces`): a call linked for
+/// sure to an interface's method (`fd.src.Read()`, `src` a field typed `source`) may run
+/// any method of that name, so an answer about `fileSource.Read`'s uses lists it as
+/// unlinked. Before: excluded as "linked elsewhere" (x/mod's `s.ops.Lookup(…)` in
+/// `Server.ServeHTTP`, gopls's reference of `TestServer.Lookup`, was a silent miss).
+#[test]
+fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    assert_eq!(
+        callers(&b, "go:web/lex.go#source.Read"),
+        [("go:web/lex.go#feeder.feed".to_string(), Confidence::Exact)]
+    );
+    assert!(callers(&b, "go:web/lex.go#fileSource.Read").is_empty());
+    let check = b.map.mention_check("go:web/lex.go#fileSource.Read").unwrap();
+    let unlinked: Vec<_> = check
+        .unlinked
+        .iter()
+        .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
+        .collect();
+    assert_eq!(unlinked, [("web/lex.go", Some("go:web/lex.go#feeder.feed"))]);
+}
+
 /// Scope wins over a global name match: a bare call of a parameter (a pytest fixture
 /// parameter named like the conftest fixture, a Rust closure parameter named like a
 /// function of the module) is never linked for sure; the fixture parameter passed on as a
