@@ -39,6 +39,13 @@
          (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)
          (pointer_type (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type))]) @binding
 
+; for _, r := range f.Require { r.setIndirect(…) }: the value is an element of the ranged
+; slice (`@binding.of`: the map reads its declared type, `[]*Require`), in the loop's body.
+(for_statement
+  (range_clause left: (expression_list (_) . (identifier) @binding.name .)
+                right: [(selector_expression) (identifier)] @binding.of)
+  body: (block) @binding.region) @binding
+
 ; Local names (`@local.name`): parameters and variables of a function, and parameters of a
 ; function literal (`@local.scope`: the literal). A bare call of one (`parse(x)` with
 ; `parse func(int)`) is the local, never a function of the same name elsewhere.

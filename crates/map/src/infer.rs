@@ -297,9 +297,50 @@ pub(crate) fn declared_type_text<'s>(sig: &'s str, var: &str) -> Option<&'s str>
     None
 }
 
+/// The declared type's text of `var` written name-then-type, without a colon (Go: a
+/// field `Require []*Require`, a parameter `(rs []*Require, n int)`): up to a `,`, `)`,
+/// `;`, `=` or `{` outside brackets. `None` when no type follows the name.
+pub(crate) fn type_text_after_name<'s>(sig: &'s str, var: &str) -> Option<&'s str> {
+    let bytes = sig.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = sig[start..].find(var) {
+        let at = start + pos;
+        let end = at + var.len();
+        start = end;
+        let before_ok = at == 0 || !(is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'.');
+        if !before_ok || !sig[end..].starts_with([' ', '\t']) {
+            continue;
+        }
+        let after = sig[end..].trim_start();
+        if !after.starts_with(|c: char| c == '[' || c == '*' || c.is_alphabetic() || c == '_') {
+            continue;
+        }
+        let mut depth = 0i32;
+        for (i, c) in after.char_indices() {
+            match c {
+                '[' | '(' => depth += 1,
+                ']' | ')' if depth > 0 => depth -= 1,
+                ',' | '=' | ';' | ')' | '{' if depth == 0 => return Some(after[..i].trim_end()),
+                _ => {}
+            }
+        }
+        return Some(after.trim_end());
+    }
+    None
+}
+
 /// The element type of a declared type: `[T; N]`, `[T]`, `&[T]` → `T`; `W<T, …>` → `T`
 /// where `W` is one of `wrappers` (the manifest's `element_types`). Else `None`.
 pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s str> {
+    // Go's slices and arrays: `[]*Require`, `[4]Hash` (the length before the type). A
+    // Rust slice `[T]` or array `[T; N]` has its type inside the brackets instead.
+    if let Some(rest) = ty.trim().strip_prefix('[')
+        && let Some(close) = rest.find(']')
+        && rest[..close].bytes().all(|b| b.is_ascii_digit())
+        && !rest[close + 1..].trim().is_empty()
+    {
+        return type_path(skip_type_prefixes(rest[close + 1..].trim_start())).filter(|p| !p.is_empty());
+    }
     let t = skip_type_prefixes(ty.trim());
     if let Some(inner) = t.strip_prefix('[') {
         let inner = skip_type_prefixes(inner.trim_start());
@@ -558,6 +599,20 @@ mod tests {
         );
         assert_eq!(element_type("HashMap<K, V>", &wrappers), None);
         assert_eq!(element_type("Rule", &wrappers), None);
+        // Go: the brackets before the type.
+        assert_eq!(element_type("[]*Require", &wrappers), Some("Require"));
+        assert_eq!(element_type("[4]tlog.Hash", &wrappers), Some("tlog.Hash"));
+        assert_eq!(element_type("[]", &wrappers), None);
+        assert_eq!(
+            type_text_after_name("Require   []*Require", "Require"),
+            Some("[]*Require")
+        );
+        assert_eq!(
+            type_text_after_name("func f(rs []*Require, n int)", "rs"),
+            Some("[]*Require")
+        );
+        assert_eq!(type_text_after_name("def f(self, rs)", "rs"), None);
+        assert_eq!(type_text_after_name("int rs = 0", "rs"), None);
         assert_eq!(
             positional_type("Extension(ExtensionStrategy)", "Extension", 0, 1),
             Some("ExtensionStrategy")

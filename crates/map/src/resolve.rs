@@ -1610,9 +1610,10 @@ impl<'a> Resolver<'a> {
                         break;
                     }
                     if is_function_like(n.kind)
-                        && let Some(t) = m
-                            .signature(n)
-                            .and_then(|sig| infer::declared_type_text(sig, var))
+                        && let Some(t) = m.signature(n).and_then(|sig| {
+                            infer::declared_type_text(sig, var)
+                                .or_else(|| infer::type_text_after_name(sig, var))
+                        })
                     {
                         found = Some((c, t));
                         break;
@@ -1620,6 +1621,21 @@ impl<'a> Resolver<'a> {
                     cur = n.parent.get();
                 }
                 found?
+            }
+            // `f.Require` (Go's `for _, r := range f.Require`): a field of a typed local or
+            // parameter, its type text read from the field's declaration.
+            [head, field] => {
+                let b = self.typed_binding(cx.file, from, head, cx.line.get())?;
+                let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+                let type_name = m.text(b.type_name);
+                let (t, _) = self
+                    .resolve_type_parts(cx, b.scope, prefix, type_name, depth + 1)
+                    .or_else(|| self.returned_type(cx, b.scope, prefix, type_name, depth + 1))?;
+                let p = self.member(t, m.names.get(field)?, EdgeKind::References, 0)?;
+                let sig = m.signature(m.n(p))?;
+                let text = infer::declared_type_text(sig, field)
+                    .or_else(|| infer::type_text_after_name(sig, field))?;
+                (p, text)
             }
             _ => return None,
         };

@@ -1545,6 +1545,7 @@ fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
         refs("go:web/lex.go#lexNumber"),
         exact(&[
             "go:web/lex.go#lexTop",
+            "go:web/lex.go#resetAll",
             "go:web/lex.go#runner.step",
             "go:web/lex.go#states",
         ])
@@ -1557,6 +1558,7 @@ fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
             "go:web/lex.go#Run",
             "go:web/lex.go#lexNumber",
             "go:web/lex.go#lexTop",
+            "go:web/lex.go#pool.restart",
             "go:web/lex.go#states",
         ])
     );
@@ -1567,7 +1569,10 @@ fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
 /// another of the package), and a field of a
 /// typed local or receiver (`tc.client.Lookup(…)` with `tc := newTestClient(t)`,
 /// `r.tr.ReadTiles(…)`; `rn.lx.push(…)`, `r.lx.push(…)`), typed by the field's declaration.
-/// Before: no edge from `Restart`, `Run` or `runner.step`.
+/// An element of a ranged slice (`for _, r := range f.Require { r.setIndirect(…) }`) is
+/// typed by the slice's declared type, a field's or a parameter's (`pool.restart`,
+/// `resetAll`). Before: no edge from `Restart`, `Run`, `runner.step`, `pool.restart` or
+/// `resetAll` (the last two candidates).
 #[test]
 fn go_a_package_value_and_a_fields_type_type_their_receivers() {
     let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
@@ -1582,6 +1587,8 @@ fn go_a_package_value_and_a_fields_type_type_their_receivers() {
         "go:web/lex.go#Reset",
         "go:web/lex.go#Run",
         "go:web/lex.go#lexTop",
+        "go:web/lex.go#pool.restart",
+        "go:web/lex.go#resetAll",
         "go:web/lex.go#runner.step",
     ]);
     push.insert(0, ("go:web/context.go#Restart".to_string(), Confidence::Name));
