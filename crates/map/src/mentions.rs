@@ -137,15 +137,20 @@ impl State {
         // says which the target's type implements: every interface declaring a method of
         // the target's name may hold it (`s.ops.Lookup(…)` linked to `ServerOps.Lookup`
         // may run `TestServer.Lookup`). Both exceptions above apply to them.
+        // The other way, an interface's method is run by a call linked to any type's
+        // method of its name (`line.Comment()` linked to `Comments.Comment`, promoted into
+        // `Line`, which satisfies `Expr`: gopls lists it as a use of `Expr.Comment`).
         let mut subtypes = subtypes;
-        if owner.is_some_and(|o| m.n(o).kind != NodeKind::Interface)
+        if let Some(o) = owner
             && t.file
                 .get()
                 .is_some_and(|f| structural(m.lang(m.f(f).lang)))
         {
+            let of_interface = m.n(o).kind == NodeKind::Interface;
             for &d in m.defs_named(sym) {
                 if let Some(p) = m.n(d).parent.get()
-                    && m.n(p).kind == NodeKind::Interface
+                    && is_type_like(m.n(p).kind)
+                    && (of_interface || m.n(p).kind == NodeKind::Interface)
                 {
                     bases.insert(p);
                     subtypes.insert(p);
