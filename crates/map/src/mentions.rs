@@ -140,13 +140,17 @@ impl State {
         // The other way, an interface's method is run by a call linked to any type's
         // method of its name (`line.Comment()` linked to `Comments.Comment`, promoted into
         // `Line`, which satisfies `Expr`: gopls lists it as a use of `Expr.Comment`).
+        // Any receiver's type may satisfy it, through a method of its own or one promoted
+        // from an embedded type (`Line` embeds `Comments`): rule 2 proves nothing then.
         let mut subtypes = subtypes;
+        let mut any_receiver = false;
         if let Some(o) = owner
             && t.file
                 .get()
                 .is_some_and(|f| structural(m.lang(m.f(f).lang)))
         {
             let of_interface = m.n(o).kind == NodeKind::Interface;
+            any_receiver = of_interface;
             for &d in m.defs_named(sym) {
                 if let Some(p) = m.n(d).parent.get()
                     && is_type_like(m.n(p).kind)
@@ -194,7 +198,7 @@ impl State {
                 }
                 let excluded = elsewhere.contains(&(o.from, o.qualifier))
                     || o.import.is_some_and(|to| import_elsewhere(m, fix, to, sym))
-                    || other_typed_receiver(m, fix, o, owner, &subtypes)
+                    || (!any_receiver && other_typed_receiver(m, fix, o, owner, &subtypes))
                     || local_binding(m, fix, o, sym);
                 if excluded {
                     out.excluded += 1;
