@@ -923,7 +923,10 @@ pub fn main(args: &[String]) {
             // `{data}`: navmap's data folder (a Go corpus's module cache is there).
             .map(|(k, v)| {
                 let v = v.as_str().unwrap_or("");
-                (k.clone(), v.replace("{data}", &data_dir().to_string_lossy()))
+                (
+                    k.clone(),
+                    v.replace("{data}", &data_dir().to_string_lossy()),
+                )
             })
             .collect();
         if let Err(e) = typeshed_for(corpus, tmp.path(), &root) {

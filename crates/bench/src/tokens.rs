@@ -202,7 +202,10 @@ fn go_module(module: &str) -> Result<PathBuf, String> {
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let version = name.strip_prefix(&prefix)?.trim_start_matches('v').to_string();
+            let version = name
+                .strip_prefix(&prefix)?
+                .trim_start_matches('v')
+                .to_string();
             // v1.10.0 after v1.9.0: numeric parts, not text, order them.
             let key = version
                 .split(['.', '-', '+'])

@@ -339,7 +339,8 @@ pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s s
         && rest[..close].bytes().all(|b| b.is_ascii_digit())
         && !rest[close + 1..].trim().is_empty()
     {
-        return type_path(skip_type_prefixes(rest[close + 1..].trim_start())).filter(|p| !p.is_empty());
+        return type_path(skip_type_prefixes(rest[close + 1..].trim_start()))
+            .filter(|p| !p.is_empty());
     }
     let t = skip_type_prefixes(ty.trim());
     if let Some(inner) = t.strip_prefix('[') {

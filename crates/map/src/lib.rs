@@ -696,8 +696,11 @@ impl Map {
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
         let registry = &self.inner.registry;
-        let structural =
-            |lang: &str| registry.by_id(lang).is_some_and(|l| l.manifest.structural_interfaces);
+        let structural = |lang: &str| {
+            registry
+                .by_id(lang)
+                .is_some_and(|l| l.manifest.structural_interfaces)
+        };
         self.read()?
             .mention_check(id, self.inner.uses.as_ref(), &structural)
     }

@@ -1120,7 +1120,9 @@ impl<'a> Resolver<'a> {
         if segs.len() > 1
             && !q.contains("::")
             && !q.contains("->")
-            && (self.typed_binding(cx.file, from, segs[0], cx.line.get()).is_some()
+            && (self
+                .typed_binding(cx.file, from, segs[0], cx.line.get())
+                .is_some()
                 || self.declared_in_scope(from, segs[0]).is_some())
             && let (prefix, last) = infer::split_last(q)
             && let Some(field) = m.names.get(last)

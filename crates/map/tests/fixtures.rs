@@ -1591,7 +1591,10 @@ fn go_a_package_value_and_a_fields_type_type_their_receivers() {
         "go:web/lex.go#resetAll",
         "go:web/lex.go#runner.step",
     ]);
-    push.insert(0, ("go:web/context.go#Restart".to_string(), Confidence::Name));
+    push.insert(
+        0,
+        ("go:web/context.go#Restart".to_string(), Confidence::Name),
+    );
     assert_eq!(callers(&b, "go:web/lex.go#lexer.push"), push);
     assert_eq!(
         callers(&b, "go:web/lex.go#runner.step"),
@@ -1611,13 +1614,19 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
         callers(&b, "go:web/lex.go#source.Read"),
         [("go:web/lex.go#feeder.feed".to_string(), Confidence::Exact)]
     );
-    let check = b.map.mention_check("go:web/lex.go#fileSource.Read").unwrap();
+    let check = b
+        .map
+        .mention_check("go:web/lex.go#fileSource.Read")
+        .unwrap();
     let unlinked: Vec<_> = check
         .unlinked
         .iter()
         .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
         .collect();
-    assert_eq!(unlinked, [("web/lex.go", Some("go:web/lex.go#feeder.feed"))]);
+    assert_eq!(
+        unlinked,
+        [("web/lex.go", Some("go:web/lex.go#feeder.feed"))]
+    );
     // The other way: a call linked to a type's method may run an interface's method of
     // that name (x/mod's `line.Comment()`, a use of `Expr.Comment` for gopls).
     // A receiver whose type has the method by embedding (`Line` embeds `Comments`) is no
