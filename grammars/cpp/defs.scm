@@ -88,3 +88,33 @@
 (variadic_parameter_declaration) @parameter.variadic
 (parameter_list "..." @parameter.variadic)
 (parameter_list . (parameter_declaration type: (primitive_type) @_t !declarator) @parameter.none . (#eq? @_t "void"))
+
+; Parameter shapes (crates/extract/src/arity.rs), so that overloads taking as many
+; arguments are weighed by their arguments' kinds: a parameter's declarator — a plain name
+; or none (`@parameter.value`), one pointer, one reference, one rvalue reference; a
+; declarator these do not describe (an array, `T** p`, `T*& p`) is `Other` —, its type
+; (`std::nullptr_t`, a number), a `const` type, its type's node and its name; and the
+; template parameters around a definition (`$T` of the class, `?U` of a function template:
+; deduced, so anything).
+([(parameter_declaration type: (_) @parameter.type !declarator)
+  (optional_parameter_declaration type: (_) @parameter.type !declarator)] @parameter.value)
+([(parameter_declaration type: (_) @parameter.type declarator: (identifier) @parameter.name)
+  (optional_parameter_declaration type: (_) @parameter.type declarator: (identifier) @parameter.name)] @parameter.value)
+([(parameter_declaration type: (_) @parameter.type declarator: [(pointer_declarator declarator: (identifier) @parameter.name) (abstract_pointer_declarator !declarator)])
+  (optional_parameter_declaration type: (_) @parameter.type declarator: (pointer_declarator declarator: (identifier) @parameter.name))] @parameter.pointer)
+([(parameter_declaration type: (_) @parameter.type declarator: (reference_declarator "&" (identifier) @parameter.name))
+  (optional_parameter_declaration type: (_) @parameter.type declarator: (reference_declarator "&" (identifier) @parameter.name))] @parameter.reference)
+([(parameter_declaration type: (_) @parameter.type declarator: (reference_declarator "&&" (identifier) @parameter.name))
+  (optional_parameter_declaration type: (_) @parameter.type declarator: (reference_declarator "&&" (identifier) @parameter.name))] @parameter.rvalue)
+(([(parameter_declaration type: (_) @_t) (optional_parameter_declaration type: (_) @_t)] @parameter.null)
+  (#match? @_t "^(std::)?nullptr_t$"))
+([(parameter_declaration type: [(primitive_type) (sized_type_specifier)])
+  (optional_parameter_declaration type: [(primitive_type) (sized_type_specifier)])] @parameter.arithmetic)
+(([(parameter_declaration (type_qualifier) @_q) (optional_parameter_declaration (type_qualifier) @_q)] @parameter.const)
+  (#eq? @_q "const"))
+(function_declarator [(type_qualifier) (ref_qualifier)] @parameters.qualifier)
+(template_declaration
+  parameters: (template_parameter_list
+    [(type_parameter_declaration (type_identifier) @template.parameter)
+     (variadic_type_parameter_declaration (type_identifier) @template.parameter)
+     (optional_type_parameter_declaration name: (type_identifier) @template.parameter)])) @template

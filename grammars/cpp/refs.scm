@@ -56,3 +56,15 @@
 ; macro (`#define U16_GET(s, i, c) … U16_IS_TRAIL(…)` mentions `U16_IS_TRAIL`). Not edges.
 (preproc_function_def value: (preproc_arg) @mention.text)
 (preproc_def value: (preproc_arg) @mention.text)
+
+; A call's arguments' kinds (crates/extract/src/arity.rs), where the text alone says them:
+; `nullptr`, the literal `0`, another number, a character or truth value, a string,
+; `this`; a name (typed by the enclosing function's parameter of that name) or its address
+; (`&raw`). `NULL` is left unknown: a macro, `0` or `nullptr` or `__null`.
+((argument_list (null) @argument.null) (#eq? @argument.null "nullptr"))
+(argument_list (this) @argument.pointer)
+(argument_list [(true) (false) (char_literal) (number_literal)] @argument.arithmetic)
+((argument_list (number_literal) @argument.zero) (#eq? @argument.zero "0"))
+(argument_list [(string_literal) (raw_string_literal) (concatenated_string)] @argument.string)
+(argument_list (identifier) @argument.name)
+(argument_list (pointer_expression operator: "&" argument: (identifier) @argument.name) @argument.address)

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use crate::arity::Parameters;
+use crate::arity::{NamedParam, Parameters};
 use crate::facts::{DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
@@ -30,6 +30,9 @@ pub struct Defs {
     /// Per definition: declared `@partial` (one part of a type split over several
     /// declarations, folded into one definition by `crate::overloads::fold`).
     pub partial: Vec<bool>,
+    /// Per definition: its parameters' names and what an argument naming each is
+    /// (where its query captures them; empty otherwise).
+    pub named_params: Vec<Vec<NamedParam>>,
 }
 
 impl Defs {
@@ -192,6 +195,17 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         defs.by_qualified
             .entry(qualified_name.clone())
             .or_insert(index);
+        let list = matches!(kind, NodeKind::Function | NodeKind::Method)
+            .then(|| parameters.list_of(raw.name, raw.node))
+            .flatten();
+        // Languages that capture no shapes keep no parameters (arity only).
+        let (params, named) = match list.filter(|_| parameters.has_shapes()) {
+            Some(list) => {
+                let (p, n) = parameters.params(list, raw.node, source);
+                (Some(p), n)
+            }
+            None => (None, Vec::new()),
+        };
         defs.facts.push(DefFact {
             kind,
             name,
@@ -204,10 +218,10 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
             signature: signature(&raw.context.unwrap_or(raw.node), raw.body.as_ref(), source),
             doc: None,
             exported,
-            arity: matches!(kind, NodeKind::Function | NodeKind::Method)
-                .then(|| parameters.of(raw.name, raw.node))
-                .flatten(),
+            arity: list.map(|l| parameters.count(l)),
+            params,
         });
+        defs.named_params.push(named);
         defs.ranges.push((start, end));
         defs.enclosing.push(enclosing);
         defs.overload.push(raw.overload);

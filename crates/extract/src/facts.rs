@@ -162,6 +162,86 @@ pub struct DefFact {
     /// list (`@parameters`); `None`: unknown, any call is accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<Arity>,
+    /// The declared shapes of its parameters, where its query captures them
+    /// (`@parameter.type` and the shape captures, `crates/extract/src/arity.rs`): what
+    /// the map weighs an overload's arguments against. `None`: unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Params>,
+}
+
+/// The shape of a declared type: of a parameter, or of the name an argument is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TypeShape {
+    /// A named type by value (a class, an alias, an enumeration, a template parameter).
+    Value,
+    /// A pointer to `base`.
+    Pointer,
+    /// A reference to `base` that may change it (C++'s `T&`).
+    Reference,
+    /// A reference to a constant `base` (`const T&`).
+    ConstReference,
+    /// A reference to a temporary (`T&&`).
+    RvalueReference,
+    /// The type of the null pointer literal (`std::nullptr_t`).
+    Null,
+    /// A number, character or truth value (`int`, `bool`, `unsigned long`).
+    Arithmetic,
+    /// A declarator the shapes above do not describe (an array, a function pointer, a
+    /// pointer to a pointer): compared as text, never ruled out.
+    Other,
+}
+
+/// One parameter's declared type: its shape and its base type's text (the pointee of a
+/// pointer, `const` included; the referent of a reference; the type of a value), blanks
+/// normalised, the names of template parameters marked: `$T` for a parameter of an
+/// enclosing template (the class's), `?U` for one of the function's own (deduced from
+/// the arguments, so it matches anything).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Param {
+    pub shape: TypeShape,
+    pub base: String,
+}
+
+/// A function's parameters as declared (`DefFact::params`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Params {
+    pub list: Vec<Param>,
+    /// The function is itself a template (its parameter types may be deduced).
+    #[serde(default)]
+    pub template: bool,
+    /// The qualifiers after its parameter list (C++'s `const`, `&&` on a method): they
+    /// take part in choosing among overloads, so two overloads that differ in them are
+    /// never told apart by their parameters alone.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub qualifiers: String,
+}
+
+/// What the text alone says of one argument of a call (`RefFact::arg_kinds`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgKind {
+    Unknown,
+    /// The null pointer literal (`nullptr`).
+    Null,
+    /// The integer literal `0` (a null pointer constant as well as a number).
+    Zero,
+    /// Another number, a character or a truth value literal.
+    Arithmetic,
+    /// A string literal.
+    String,
+    /// A pointer of a type the text does not say (`this`, the address of a pointer).
+    Pointer,
+    /// A name whose declared type is written (a parameter of the enclosing function), or
+    /// its address (`&raw`: a pointer to its type, `lvalue` false). `shape` is one of
+    /// `Value`, `Pointer`, `Null`, `Arithmetic` (a reference is the value it refers to);
+    /// `base` as in [`Param`]; `konst`: the value itself is constant.
+    Typed {
+        shape: TypeShape,
+        base: String,
+        konst: bool,
+        lvalue: bool,
+    },
 }
 
 /// The numbers of arguments a function, method or constructor accepts: `min` (its
@@ -207,6 +287,10 @@ pub struct RefFact {
     /// `None`: unknown (or not a call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<u16>,
+    /// A call's arguments' kinds in order, where its query captures them
+    /// (`@argument.*`) and the text says at least one; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arg_kinds: Vec<ArgKind>,
 }
 
 /// What a mention that is not a [`RefFact`] is: a name imported by an import statement, a

@@ -203,6 +203,7 @@ fn attribute_macro_uses(
                 col: text::utf16_col(written, s, s - starts[line]),
                 local: false,
                 args: None,
+                arg_kinds: Vec::new(),
             })
         })
         .collect()

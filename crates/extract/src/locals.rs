@@ -18,6 +18,9 @@ use crate::text::node_text;
 #[derive(Default)]
 pub struct Locals {
     scopes: HashMap<String, Vec<(usize, usize)>>,
+    /// Where each local name is declared (its name's first byte), with the range it is
+    /// visible in.
+    declared: HashMap<String, Vec<(usize, (usize, usize))>>,
 }
 
 impl Locals {
@@ -26,6 +29,16 @@ impl Locals {
         self.scopes
             .get(name)
             .is_some_and(|ranges| ranges.iter().any(|&(s, e)| s <= at && at < e))
+    }
+
+    /// The declarations (their names' first bytes) of the locals `name` visible at byte `at`.
+    pub fn declared_at(&self, name: &str, at: usize) -> impl Iterator<Item = usize> {
+        self.declared
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(move |(_, (s, e))| *s <= at && at < *e)
+            .map(|(d, _)| *d)
     }
 }
 
@@ -80,6 +93,10 @@ pub fn extract(matches: &[Match], imports: &[Match], source: &str, defs: &Defs) 
                 defs.ranges[i]
             }
         };
+        let declared = out.declared.entry(text.to_string()).or_default();
+        if !declared.contains(&(name.start_byte(), range)) {
+            declared.push((name.start_byte(), range));
+        }
         let ranges = out.scopes.entry(text.to_string()).or_default();
         if !ranges.contains(&range) {
             ranges.push(range);

@@ -1,9 +1,9 @@
 //! Uses of names: the `refs.scm` query's matches → [`RefFact`]s. Capture conventions:
 //! `grammars/README.md`.
 
-use crate::arity::Arguments;
+use crate::arity::{Arguments, RawArg, named_kind};
 use crate::defs::{Defs, excerpt};
-use crate::facts::{EdgeKind, RefFact};
+use crate::facts::{ArgKind, EdgeKind, RefFact};
 use crate::ids::{IdMap, IdSet};
 use crate::locals::Locals;
 use crate::matches::Match;
@@ -21,6 +21,8 @@ struct Raw {
     col: u32,
     name_start: usize,
     args: Option<u16>,
+    /// The call node's id (its arguments' kinds are looked up by it).
+    call: Option<usize>,
 }
 
 /// `call` → calls, `extends`, `implements`; anything else (`type`, `decorator`, …) → references.
@@ -73,6 +75,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
         arguments.collect(m);
     }
     let args = arguments.counts();
+    let raw_kinds = arguments.raw_kinds();
     for m in matches {
         let Some((suffix, node)) = m.with_prefix("reference.") else {
             continue;
@@ -95,6 +98,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
                 EdgeKind::Calls => args.get(&node.id()).copied().flatten(),
                 _ => None,
             },
+            call: (kind == EdgeKind::Calls).then(|| node.id()),
             pattern: m.pattern,
             kind,
             name: text.to_string(),
@@ -131,7 +135,14 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
             let local = raw.kind == EdgeKind::Calls
                 && raw.qualifier.is_none()
                 && locals.shadows(&raw.name, raw.name_start);
+            let arg_kinds = match raw.call.and_then(|c| raw_kinds.get(&c)) {
+                Some(list) if raw.args.is_some() => {
+                    arg_kinds(list, enclosing, defs, locals, source)
+                }
+                _ => Vec::new(),
+            };
             RefFact {
+                arg_kinds,
                 local,
                 from,
                 kind: raw.kind,
@@ -143,4 +154,44 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) ->
             }
         })
         .collect()
+}
+
+/// A call's arguments' kinds: literals as captured, a name as the enclosing function's
+/// parameter of that name declares it — when that parameter is the only declaration of the
+/// name in the function (no local or lambda parameter of the same name shadows it).
+/// Empty when no argument's kind is known.
+fn arg_kinds(
+    list: &[RawArg],
+    enclosing: Option<usize>,
+    defs: &Defs,
+    locals: &Locals,
+    source: &str,
+) -> Vec<ArgKind> {
+    let kinds: Vec<ArgKind> = list
+        .iter()
+        .map(|a| match *a {
+            RawArg::Unknown => ArgKind::Unknown,
+            RawArg::Known(l) => l.kind(),
+            RawArg::Name { name, address } => {
+                let text = node_text(&name, source);
+                let Some(def) = enclosing else {
+                    return ArgKind::Unknown;
+                };
+                let Some(p) = defs.named_params[def].iter().find(|p| p.name == text) else {
+                    return ArgKind::Unknown;
+                };
+                if locals
+                    .declared_at(text, name.start_byte())
+                    .any(|at| at != p.start)
+                {
+                    return ArgKind::Unknown;
+                }
+                named_kind(p, address)
+            }
+        })
+        .collect();
+    if kinds.iter().all(|k| *k == ArgKind::Unknown) {
+        return Vec::new();
+    }
+    kinds
 }

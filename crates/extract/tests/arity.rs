@@ -4,7 +4,7 @@
 mod common;
 
 use common::extract_source;
-use navmap_extract::facts::{Arity, EdgeKind, FileFacts};
+use navmap_extract::facts::{ArgKind, Arity, EdgeKind, FileFacts};
 
 /// `qualified name → arity` of the file's definitions that have one.
 fn arities(f: &FileFacts) -> Vec<String> {
@@ -126,4 +126,116 @@ fn arity_accepts_its_range() {
     assert!(!a.accepts(0) && a.accepts(1) && a.accepts(2) && !a.accepts(3));
     let v = Arity { min: 1, max: None };
     assert!(!v.accepts(0) && v.accepts(1) && v.accepts(40));
+}
+
+/// `qualified name (shape base, …)` of the file's definitions with parameter shapes;
+/// `<…>` marks a function template, a suffix its qualifiers.
+fn shapes(f: &FileFacts) -> Vec<String> {
+    f.defs
+        .iter()
+        .filter_map(|d| {
+            let p = d.params.as_ref()?;
+            let list: Vec<String> = p
+                .list
+                .iter()
+                .map(|q| format!("{:?} {}", q.shape, q.base))
+                .collect();
+            let t = if p.template { "<>" } else { "" };
+            Some(format!(
+                "{}{t}({}){}",
+                d.qualified_name,
+                list.join(", "),
+                p.qualifiers
+            ))
+        })
+        .collect()
+}
+
+/// `name@line kinds` of the file's calls with argument kinds.
+fn kinds(f: &FileFacts) -> Vec<String> {
+    f.refs
+        .iter()
+        .filter(|r| !r.arg_kinds.is_empty())
+        .map(|r| {
+            let k: Vec<String> = r
+                .arg_kinds
+                .iter()
+                .map(|k| match k {
+                    ArgKind::Typed {
+                        shape,
+                        base,
+                        konst,
+                        lvalue,
+                    } => format!(
+                        "{}{shape:?} {base}{}",
+                        if *konst { "const " } else { "" },
+                        if *lvalue { "" } else { " (temporary)" }
+                    ),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            format!("{}@{} {}", r.name, r.line, k.join(", "))
+        })
+        .collect()
+}
+
+/// cppgc's constructors (`BasicPersistent`, `BasicMember`): parameters that differ in
+/// their types only, each shape with its base type, the class's template parameter
+/// marked `$T`, a function template's own `?U`; the delegations' arguments typed by the
+/// constructor's parameters (`&raw` of a `T&` is a pointer to `$T`), literals by their
+/// text; a name a lambda's parameter shadows, `NULL`, a call: unknown. A declarator no
+/// shape describes (`const T* const* slots`) is `Other`, compared as its text (name kept).
+#[test]
+fn cpp_parameter_shapes_and_argument_kinds() {
+    let src = r#"#include <cstddef>
+namespace cppgc {
+template <typename T>
+class BasicPersistent {
+ public:
+  BasicPersistent(std::nullptr_t, const SourceLocation& loc = SourceLocation::Current()) {}
+  BasicPersistent(SentinelPointer s, const SourceLocation& loc = SourceLocation::Current()) {}
+  BasicPersistent(T* raw, const SourceLocation& loc = SourceLocation::Current()) {}
+  BasicPersistent(T& raw, const SourceLocation& loc = SourceLocation::Current())
+      : BasicPersistent(&raw, loc) {}
+  BasicPersistent(const BasicPersistent& other, const SourceLocation& loc)
+      : BasicPersistent(other.Get(), loc) {}
+  template <typename U>
+  BasicPersistent(BasicPersistent<U>&& other, const T* const* slots, int n) : BasicPersistent(nullptr) {}
+  BasicPersistent(unsigned long size, const char* name, bool b) : BasicPersistent(0, "x", 'c', NULL) {
+    auto f = [this](int size) { return Use(size, this, 2.5); };
+    Use(size, &name, b, true);
+  }
+  T* Get() const & { return nullptr; }
+};
+}
+"#;
+    let f = extract_source("cpp", "include/persistent.h", src);
+    assert!(!f.had_errors, "{f:#?}");
+    let q = "cppgc.BasicPersistent.BasicPersistent";
+    assert_eq!(
+        shapes(&f),
+        [
+            format!("{q}(Null std::nullptr_t, ConstReference SourceLocation)"),
+            format!("{q}(Value SentinelPointer, ConstReference SourceLocation)"),
+            format!("{q}(Pointer $T, ConstReference SourceLocation)"),
+            format!("{q}(Reference $T, ConstReference SourceLocation)"),
+            format!("{q}(ConstReference BasicPersistent, ConstReference SourceLocation)"),
+            format!(
+                "{q}<>(RvalueReference BasicPersistent<?U>, Other const $T*const*slots, Arithmetic int)"
+            ),
+            format!("{q}(Arithmetic unsigned long, Pointer const char, Arithmetic bool)"),
+            "cppgc.BasicPersistent.Get()const &".to_string(),
+        ]
+    );
+    assert_eq!(
+        kinds(&f),
+        [
+            "BasicPersistent@9 Pointer $T (temporary), const Value SourceLocation",
+            "BasicPersistent@11 Unknown, const Value SourceLocation",
+            "BasicPersistent@13 Null",
+            "BasicPersistent@14 Zero, String, Arithmetic, Unknown",
+            "Use@15 Unknown, Pointer, Arithmetic",
+            "Use@16 Arithmetic unsigned long, Pointer, Arithmetic bool, Arithmetic",
+        ]
+    );
 }

@@ -325,6 +325,7 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             }
         };
         model.set_arity(ix, d.arity);
+        model.set_params(ix, d.params.as_ref());
         ch.nodes_upserted.insert(ix);
         new_defs.push(ix);
     }
@@ -393,6 +394,11 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
             col: r.col,
             local: r.local,
             args: r.args,
+            kinds: (!r.arg_kinds.is_empty()).then(|| {
+                model
+                    .names
+                    .intern(&crate::shapes::encode_args(&r.arg_kinds))
+            }),
         })
         .collect();
     let old_mentioned = model.mentioned_names(fix);

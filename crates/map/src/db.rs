@@ -32,7 +32,7 @@ use crate::{Confidence, EdgeKind, NodeKind};
 /// Bump on any change to the tables or blob encodings (8: a binding's region; 9: the
 /// blobs in `contents`, the index tables of the partial rebuild — two changes that met
 /// on main under one number; 10: a definition's arity, a call's number of arguments).
-pub(crate) const SCHEMA_VERSION: i64 = 10;
+pub(crate) const SCHEMA_VERSION: i64 = 11;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -599,6 +599,7 @@ fn encode_nodes(model: &Model, fix: Ix) -> Vec<u8> {
         w.u8(n.exported as u8);
         // The packed arity plus one; 0: unknown.
         w.u64(model.arity.get(&ix).map_or(0, |&a| u64::from(a) + 1));
+        w.opt_str(model.params.get(&ix).map(|&p| model.texts.str(p)));
     }
     w.buf
 }
@@ -644,12 +645,16 @@ pub(crate) fn decode_nodes(
             exported: r.u8()? != 0,
         };
         let arity = r.u64()?.checked_sub(1).map(u32::try_from);
+        let params = r.opt_str()?.map(|p| model.texts.intern(p));
         if model.slot(ix).is_some() || (i == 0) != (kind == NodeKind::File) {
             return Err(DecodeError);
         }
         model.put_node(ix, node);
         if let Some(a) = arity {
             model.arity.insert(ix, a.map_err(|_| DecodeError)?);
+        }
+        if let Some(p) = params {
+            model.params.insert(ix, p);
         }
         if i == 0 {
             rec.node = Some(ix);
@@ -686,6 +691,7 @@ fn encode_refs(model: &Model, fix: Ix, w: &mut Writer) {
         w.u32(r.line);
         w.u32(r.col);
         w.u64(r.args.map_or(0, |n| u64::from(n) + 1));
+        w.opt_str(r.kinds.map(|k| model.names.str(k)));
     }
 }
 
@@ -775,6 +781,7 @@ pub(crate) fn decode_facts_with(
             r.u32()?;
             r.u32()?;
             r.u64()?;
+            r.opt_str()?;
         }
         rec.refs_raw = Some(blob[start..blob.len() - r.remaining()].into());
     } else {
@@ -861,6 +868,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
         let line = r.u32()?;
         let col = r.u32()?;
         let args = read_args(r)?;
+        let kinds = r.opt_str()?.map(|k| model.names.intern(k));
         if model.slot(from).is_none() {
             return Err(DecodeError);
         }
@@ -873,6 +881,7 @@ fn decode_refs(r: &mut Reader, model: &mut Model, rec: &mut FileRec) -> Result<(
             col,
             local,
             args,
+            kinds,
         });
     }
     rec.refs = refs.into_iter().collect();
@@ -1139,6 +1148,9 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
         let qualifier = r.opt_bytes()?;
         let (line, col) = (r.u32()?, r.u32()?);
         let args = read_args(&mut r)?;
+        // The arguments' kinds choose overloads in resolution; uses read here are only
+        // compared with the edges.
+        r.opt_bytes()?;
         if !of_file(from) {
             return Err(DecodeError);
         }
@@ -1158,6 +1170,7 @@ fn decode_uses(blob: &[u8], m: &Model, fix: Ix, which: UsesOf) -> Result<Uses, D
             col,
             local: code & LOCAL_BIT != 0,
             args,
+            kinds: None,
         });
     }
     skip_imports_and_bindings(&mut r)?;

@@ -111,6 +111,7 @@ mod query;
 mod rank;
 mod resolve;
 mod search;
+mod shapes;
 mod types;
 mod walk;
 

@@ -13,8 +13,8 @@ pub(crate) use crate::adjacency::{Adjacency, Rows};
 use crate::packed::{Mentions, Refs};
 use crate::types::SkipReason;
 use crate::{Confidence, EdgeKind, NodeKind};
-use navmap_extract::facts::Arity;
 pub(crate) use navmap_extract::facts::MentionKind;
+use navmap_extract::facts::{Arity, Params};
 
 /// An [`Arity`] in four bytes: the minimum in the high half, the maximum plus one in the
 /// low half (0: variadic).
@@ -233,6 +233,9 @@ pub(crate) struct Ref {
     pub local: bool,
     /// A call's number of arguments (`RefFact::args`); `None`: unknown.
     pub args: Option<u16>,
+    /// A call's arguments' kinds (`RefFact::arg_kinds`, encoded by
+    /// `shapes::encode_args`, interned with the names); `None`: none known.
+    pub kinds: Option<Sym>,
 }
 
 /// A mention that is not a [`Ref`]: an imported name or a value use (see
@@ -369,6 +372,10 @@ pub(crate) struct Model {
     /// packed ([`pack_arity`]): apart from the node slot, which stays 48 bytes, and only
     /// for the languages whose queries capture parameters.
     pub arity: FastMap<Ix, u32>,
+    /// The declared parameter shapes of the function-like nodes whose language gives them
+    /// (`DefFact::params`, encoded by `shapes::encode_params`, interned with the texts):
+    /// apart from the node slot, as `arity`.
+    pub params: FastMap<Ix, Sym>,
     /// External module nodes by (language, package): they have no file to be found by.
     pub externals_by_name: FastMap<(u16, Sym), Ix>,
     /// A node's children (the nodes whose `parent` it is), in source order.
@@ -472,6 +479,23 @@ impl Model {
     /// The numbers of arguments a function-like node accepts; `None`: unknown (any).
     pub fn arity(&self, ix: Ix) -> Option<Arity> {
         self.arity.get(&ix).map(|&a| unpack_arity(a))
+    }
+
+    /// A function-like node's declared parameters; `None`: unknown.
+    pub fn params(&self, ix: Ix) -> Option<Params> {
+        self.params
+            .get(&ix)
+            .and_then(|&s| crate::shapes::decode_params(self.texts.str(s)))
+    }
+
+    pub fn set_params(&mut self, ix: Ix, params: Option<&Params>) {
+        match params {
+            Some(p) => {
+                let sym = self.texts.intern(&crate::shapes::encode_params(p));
+                self.params.insert(ix, sym)
+            }
+            None => self.params.remove(&ix),
+        };
     }
 
     pub fn set_arity(&mut self, ix: Ix, arity: Option<Arity>) {
@@ -786,6 +810,7 @@ impl Model {
             return vec![];
         };
         self.arity.remove(&ix);
+        self.params.remove(&ix);
         if node.file.is_none() {
             self.externals_by_name.remove(&(node.lang, node.qname));
         }
@@ -1062,6 +1087,7 @@ impl Model {
         self.texts.shrink_to_fit();
         self.externals_by_name.shrink_to_fit();
         self.arity.shrink_to_fit();
+        self.params.shrink_to_fit();
         self.by_name.freeze();
         self.users_by_name.freeze();
         self.mentioners_by_name.freeze();

@@ -26,7 +26,8 @@ struct Packed {
 const LOCAL: u8 = 0x80;
 /// A ref's kind byte holds its edge kind in the low three bits and its number of
 /// arguments in the next four: 0 unknown, `n + 1` for `n` up to [`ARGS_INLINE`] − 1,
-/// [`ARGS_INLINE`] + 1 when the number follows as a varint (no byte more for most calls).
+/// [`ARGS_INLINE`] + 1 when the number follows as a varint (no byte more for most calls),
+/// shifted left by one: its low bit says that the arguments' kinds follow (a symbol).
 const ARGS_SHIFT: u8 = 3;
 const ARGS_MASK: u8 = 0x0f << ARGS_SHIFT;
 const ARGS_INLINE: u8 = 14;
@@ -125,10 +126,17 @@ impl Refs {
             let from = get(&mut r) as Ix;
             let code = r[0];
             r = &r[1..];
+            let mut kinds = None;
             let args = match (code & ARGS_MASK) >> ARGS_SHIFT {
                 0 => None,
                 n if n <= ARGS_INLINE => Some(u16::from(n - 1)),
-                _ => Some(get(&mut r) as u16),
+                _ => {
+                    let v = get(&mut r);
+                    if v & 1 == 1 {
+                        kinds = Some(get(&mut r) as Sym);
+                    }
+                    Some((v >> 1) as u16)
+                }
             };
             let (name, qualifier, line, col) = get_tail(&mut r, &mut line);
             Ref {
@@ -136,6 +144,7 @@ impl Refs {
                 kind: K::ALL[(code & !(LOCAL | ARGS_MASK)) as usize],
                 local: code & LOCAL != 0,
                 args,
+                kinds,
                 name,
                 qualifier,
                 line,
@@ -150,14 +159,19 @@ impl FromIterator<Ref> for Refs {
         let (mut w, mut len, mut line) = (Vec::new(), 0, 0);
         for x in refs {
             put(&mut w, x.from as u64);
+            // Kinds are kept only with a known number of arguments.
+            let kinds = x.kinds.filter(|_| x.args.is_some());
             let args = match x.args {
                 None => 0,
-                Some(n) if n < u16::from(ARGS_INLINE) => n as u8 + 1,
+                Some(n) if n < u16::from(ARGS_INLINE) && kinds.is_none() => n as u8 + 1,
                 Some(_) => ARGS_INLINE + 1,
             };
             w.push(edge_code(x.kind) | if x.local { LOCAL } else { 0 } | args << ARGS_SHIFT);
             if let Some(n) = x.args.filter(|_| args == ARGS_INLINE + 1) {
-                put(&mut w, u64::from(n));
+                put(&mut w, u64::from(n) << 1 | u64::from(kinds.is_some()));
+            }
+            if let Some(k) = kinds {
+                put(&mut w, u64::from(k));
             }
             put_tail(&mut w, &mut line, x.name, x.qualifier, x.line, x.col);
             len += 1;
@@ -234,6 +248,7 @@ mod tests {
                     1 => Some((i % 20) as u16),
                     _ => Some(u16::MAX - i as u16),
                 },
+                kinds: (i % 3 != 0 && i % 7 < 3).then_some(i * 13),
             })
             .collect();
         let packed: Refs = refs.iter().cloned().collect();

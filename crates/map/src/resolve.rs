@@ -59,7 +59,9 @@ use crate::infer;
 use crate::model::{
     Ix, MentionKind, Model, NO_LINE, Sym, Target, is_function_like, is_type_like, parent_dir,
 };
+use crate::shapes;
 use crate::{Confidence, EdgeKind, NodeKind};
+use navmap_extract::facts::{ArgKind, Params};
 
 /// How many candidates an unresolved reference keeps.
 pub(crate) const MAX_CANDIDATES: usize = 5;
@@ -262,7 +264,7 @@ impl<'a> Resolver<'a> {
                 }
                 other => other,
             };
-            match self.by_arity(&cx, outcome, r.args) {
+            match self.by_arity(&cx, outcome, r.args, r.kinds, r.from) {
                 Outcome::Resolved(dst, conf) => out.push(NewEdge {
                     src: r.from,
                     dst,
@@ -311,7 +313,7 @@ impl<'a> Resolver<'a> {
             };
             // A value use passes no arguments to choose an overload by.
             if let Outcome::Resolved(dst, conf @ (Confidence::Exact | Confidence::Import)) =
-                self.by_arity(cx, outcome, None)
+                self.by_arity(cx, outcome, None, None, v.from)
             {
                 out.push(NewEdge {
                     src: v.from,
@@ -808,8 +810,17 @@ impl<'a> Resolver<'a> {
     /// (languages whose queries capture no parameters: Python's redefinitions, C's `#if`
     /// variants) keeps the lookup's answer. In a language with `fixed_arity_first`
     /// (Java), an overload that accepts the count without its variadic part beats the
-    /// variadic ones that accept it too.
-    fn by_arity(&self, cx: &FileCx, outcome: Outcome, args: Option<u16>) -> Outcome {
+    /// variadic ones that accept it too. Where several accept and the call's arguments'
+    /// kinds are known (`kinds`), they are weighed against the overloads' parameters
+    /// (`by_kinds`).
+    fn by_arity(
+        &self,
+        cx: &FileCx,
+        outcome: Outcome,
+        args: Option<u16>,
+        kinds: Option<Sym>,
+        from: Ix,
+    ) -> Outcome {
         let m = self.model;
         let Outcome::Resolved(d, conf) = outcome else {
             return outcome;
@@ -837,11 +848,71 @@ impl<'a> Resolver<'a> {
         {
             accepting.retain(|&o| fixed(o));
         }
+        if accepting.len() > 1
+            && let Some(k) = kinds
+        {
+            let kinds = shapes::decode_args(m.names.str(k));
+            if args == Some(kinds.len() as u16) {
+                accepting = self.by_kinds(accepting, &kinds, parent, from);
+            }
+        }
         match accepting.len() {
             1 => Outcome::Resolved(accepting[0], conf),
             0 => Outcome::Candidates(overloads),
             _ => Outcome::Candidates(accepting),
         }
+    }
+
+    /// Among the overloads that accept a call's number of arguments, those its arguments'
+    /// kinds leave (`shapes.rs`): an overload a known argument can certainly not
+    /// initialise is ruled out; of those left, the one that matches exactly every argument
+    /// where they differ is the one called. What is unknown rules nothing out: an overload
+    /// whose parameters are unknown stays, and none is then preferred. `class`: the
+    /// overloads' parent, `from`: the caller (a class template's parameter `$T` means the
+    /// same on both sides only inside that class).
+    fn by_kinds(&self, accepting: Vec<Ix>, kinds: &[ArgKind], class: Ix, from: Ix) -> Vec<Ix> {
+        let m = self.model;
+        let viable: Vec<(Ix, Option<Params>)> = accepting
+            .iter()
+            .map(|&o| (o, m.params(o)))
+            .filter(|(_, p)| {
+                p.as_ref().is_none_or(|p| {
+                    !kinds
+                        .iter()
+                        .zip(&p.list)
+                        .any(|(a, q)| shapes::cannot_bind(a, q))
+                })
+            })
+            .collect();
+        // None left: the facts are wrong somewhere; the count's answer stands.
+        if viable.is_empty() {
+            return accepting;
+        }
+        if viable.len() > 1 {
+            let known: Option<Vec<(Ix, Params)>> = viable
+                .iter()
+                .map(|(o, p)| p.clone().map(|p| (*o, p)))
+                .collect();
+            if let Some(known) = known
+                && let Some(best) = shapes::best_overload(&known, kinds, self.inside(from, class))
+            {
+                return vec![best];
+            }
+        }
+        viable.into_iter().map(|(o, _)| o).collect()
+    }
+
+    /// Whether `node` is `ancestor` or inside it.
+    fn inside(&self, node: Ix, ancestor: Ix) -> bool {
+        let m = self.model;
+        let mut cur = Some(node);
+        while let Some(c) = cur {
+            if c == ancestor {
+                return true;
+            }
+            cur = m.n(c).parent.get();
+        }
+        false
     }
 
     fn resolve_bare(&self, cx: &FileCx, from: Ix, name: Sym, kind: EdgeKind, depth: u8) -> Outcome {

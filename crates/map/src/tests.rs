@@ -69,6 +69,7 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                             max: max.parse().ok(),
                         })
                     }),
+                    params: None,
                 });
             }
             ["ref", from, kind, name, rest @ ..] => {
@@ -92,6 +93,7 @@ fn parse_toy(lang: &str, source: &str) -> FileFacts {
                     args: rest
                         .iter()
                         .find_map(|w| w.strip_prefix("args=")?.parse().ok()),
+                    arg_kinds: Vec::new(),
                 });
             }
             ["import", module, rest @ ..] => {

@@ -1444,6 +1444,33 @@ fn cpp_overloads_are_chosen_by_their_number_of_arguments() {
     );
 }
 
+/// cppgc's `BasicMember` (`include/handle.h`, `Member`): constructors that all take two
+/// arguments (one with its default) and differ in their first parameter's type only. A
+/// delegation is the overload its arguments' kinds match exactly where the overloads
+/// differ: `Member(nullptr, loc)` the `std::nullptr_t` one (`~1`), `Member(&raw, loc)`
+/// (`raw` a `T&`) the `T*` one (`~3`), `Member(s)` (`s` a `SentinelPointer`) the
+/// sentinel's (`~2`); `Member(other.Get(), loc)`, whose first argument the text does not
+/// type, stays a candidate of each overload that takes two (the sentinel converts to
+/// any pointer: nothing rules it out). Before (the count alone): every delegation a
+/// candidate of all that take its number.
+#[test]
+fn cpp_overloads_are_chosen_by_their_arguments_kinds() {
+    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let ctor = |n: u32| match n {
+        1 => "cpp:include/handle.h#gc.Member.Member".to_string(),
+        n => format!("cpp:include/handle.h#gc.Member.Member~{n}"),
+    };
+    let exact = |n: u32| (ctor(n), Confidence::Exact, true);
+    let candidate = |n: u32| (ctor(n), Confidence::Candidate, false);
+    assert_eq!(calls_in(&b, &ctor(1)), [candidate(5), exact(6)]);
+    assert_eq!(calls_in(&b, &ctor(2)), [candidate(5), exact(7)]);
+    assert_eq!(calls_in(&b, &ctor(3)), [exact(4), candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(4)), [candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(5)), [candidate(5)]);
+    assert_eq!(calls_in(&b, &ctor(6)), []);
+    assert_eq!(calls_in(&b, &ctor(7)), [candidate(5)]);
+}
+
 /// Guava's `Preconditions` (`util/Checks.java`): `checkArgument` overloaded with one, two,
 /// and two-or-more (varargs) arguments. A bare or class-qualified call is the overload
 /// that accepts its number of arguments (one: the first; three: the varargs one); a call
