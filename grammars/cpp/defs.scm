@@ -118,3 +118,9 @@
     [(type_parameter_declaration (type_identifier) @template.parameter)
      (variadic_type_parameter_declaration (type_identifier) @template.parameter)
      (optional_type_parameter_declaration name: (type_identifier) @template.parameter)])) @template
+; A function's declared result (an argument that calls a method of the caller's class,
+; `BasicPersistent(other.Get(), loc)`, is what it returns): a value, a pointer, a number.
+(function_definition type: (_) @result.type declarator: (function_declarator)) @result.value
+(function_definition type: (_) @result.type declarator: (pointer_declarator declarator: (function_declarator))) @result.pointer
+(function_definition type: [(primitive_type) (sized_type_specifier)] declarator: (function_declarator)) @result.arithmetic
+((function_definition (type_qualifier) @_q) @result.const (#eq? @_q "const"))

@@ -68,3 +68,7 @@
 (argument_list [(string_literal) (raw_string_literal) (concatenated_string)] @argument.string)
 (argument_list (identifier) @argument.name)
 (argument_list (pointer_expression operator: "&" argument: (identifier) @argument.name) @argument.address)
+; A call of a method, on a name or on `this` (`other.Get()`, `Get()`): typed by the method's
+; declared result where it is the caller's class's (crates/extract/src/refs.rs).
+(argument_list (call_expression function: (field_expression argument: (identifier) @argument.receiver field: (field_identifier) @argument.method)) @argument.call)
+(argument_list (call_expression function: (identifier) @argument.method) @argument.call)

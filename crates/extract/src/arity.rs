@@ -65,6 +65,9 @@ pub struct Parameters<'t> {
     templates: IdMap<((usize, usize), Vec<Node<'t>>)>,
     /// Qualifiers after a parameter list, by the list's parent.
     qualifiers: IdMap<Vec<Node<'t>>>,
+    /// Definition node → the shape of its declared result (`@result.*`), `const` ones.
+    results: IdMap<TypeShape>,
+    result_konst: IdSet,
 }
 
 impl<'t> Parameters<'t> {
@@ -82,7 +85,7 @@ impl<'t> Parameters<'t> {
                 "parameter.variadic" => &mut self.variadic,
                 "parameter.none" => &mut self.none,
                 "parameter.const" => &mut self.konst,
-                "parameter.type" => {
+                "parameter.type" | "result.type" => {
                     if let Some(p) = node.parent() {
                         self.types.insert(p.id(), *node);
                     }
@@ -102,6 +105,19 @@ impl<'t> Parameters<'t> {
                     }
                     continue;
                 }
+                "result.value" | "result.pointer" | "result.arithmetic" => {
+                    let shape = match *capture {
+                        "result.pointer" => TypeShape::Pointer,
+                        "result.arithmetic" => TypeShape::Arithmetic,
+                        _ => TypeShape::Value,
+                    };
+                    let e = self.results.entry(node.id()).or_insert(shape);
+                    if *e == TypeShape::Value {
+                        *e = shape;
+                    }
+                    continue;
+                }
+                "result.const" => &mut self.result_konst,
                 "parameter.null" => {
                     self.type_shapes.insert(node.id(), TypeShape::Null);
                     continue;
@@ -150,21 +166,7 @@ impl<'t> Parameters<'t> {
     /// The declared parameters of `def` (whose parameter list is `list`), and its
     /// parameters' names with what an argument naming each is.
     pub fn params(&self, list: Node<'t>, def: Node<'t>, source: &str) -> (Params, Vec<NamedParam>) {
-        // The function is a template when its declaration is a template's (its parent);
-        // the templates around it otherwise are its class's.
-        let own = def.parent().and_then(|p| self.templates.get(&p.id()));
-        let at = list.start_byte();
-        let mut deduced: Vec<&str> = Vec::new();
-        let mut fixed: Vec<&str> = Vec::new();
-        for (range, names) in self.templates.values() {
-            if range.0 <= at && at < range.1 {
-                let into = match own {
-                    Some((r, _)) if r == range => &mut deduced,
-                    _ => &mut fixed,
-                };
-                into.extend(names.iter().map(|n| node_text(n, source)));
-            }
-        }
+        let (own, deduced, fixed) = self.template_names(def, list.start_byte(), source);
         let mut list_out = Vec::new();
         let mut named = Vec::new();
         let mut cursor = list.walk();
@@ -227,10 +229,57 @@ impl<'t> Parameters<'t> {
             .unwrap_or_default();
         let params = Params {
             list: list_out,
-            template: own.is_some(),
+            template: own,
             qualifiers,
         };
         (params, named)
+    }
+
+    /// Whether `def` is itself a template (its declaration is a template's: its parent),
+    /// and the names of the template parameters around byte `at`: its own (deduced), the
+    /// enclosing ones' (its class's: fixed).
+    fn template_names<'s>(
+        &self,
+        def: Node<'t>,
+        at: usize,
+        source: &'s str,
+    ) -> (bool, Vec<&'s str>, Vec<&'s str>) {
+        let own = def.parent().and_then(|p| self.templates.get(&p.id()));
+        let mut deduced = Vec::new();
+        let mut fixed = Vec::new();
+        for (range, names) in self.templates.values() {
+            if range.0 <= at && at < range.1 {
+                let into = match own {
+                    Some((r, _)) if r == range => &mut deduced,
+                    _ => &mut fixed,
+                };
+                into.extend(names.iter().map(|n| node_text(n, source)));
+            }
+        }
+        (own.is_some(), deduced, fixed)
+    }
+
+    /// What a call of the function `def` is, where its declared result is a value, a
+    /// pointer or a number (`@result.*`; a template's result may be anything: unknown).
+    pub fn result(&self, def: Node<'t>, source: &str) -> Option<ArgKind> {
+        let &shape = self.results.get(&def.id())?;
+        let ty = self.types.get(&def.id())?;
+        let (own, deduced, fixed) = self.template_names(def, ty.start_byte(), source);
+        if own {
+            return None;
+        }
+        let base = type_text(node_text(ty, source), &deduced, &fixed);
+        let konst = self.result_konst.contains(&def.id());
+        let base = match shape {
+            TypeShape::Pointer if konst => format!("const {base}"),
+            _ => base,
+        };
+        Some(ArgKind::Typed {
+            shape,
+            base,
+            konst: false,
+            lvalue: false,
+        })
     }
 
     /// Whether the language's queries capture parameter shapes at all.
@@ -321,6 +370,11 @@ pub enum RawArg<'t> {
         name: Node<'t>,
         address: bool,
     },
+    /// A call of a method of the enclosing class on a name (`other.Get()`) or on `this`.
+    Call {
+        receiver: Option<Node<'t>>,
+        method: Node<'t>,
+    },
 }
 
 /// An argument whose kind its text alone gives.
@@ -401,6 +455,8 @@ pub struct Arguments<'t> {
     literals: IdMap<Literal>,
     /// Argument node → the name it is or whose address it takes.
     names: IdMap<(Node<'t>, bool)>,
+    /// Argument node → the method it calls, with the receiver's name (none: `this`).
+    calls: IdMap<(Option<Node<'t>>, Node<'t>)>,
 }
 
 impl<'t> Arguments<'t> {
@@ -411,6 +467,12 @@ impl<'t> Arguments<'t> {
                 "arguments" => self.lists.push(*node),
                 "argument.spread" => {
                     self.spread.insert(node.id());
+                }
+                "argument.method" => {
+                    if let Some(call) = m.get("argument.call") {
+                        self.calls
+                            .insert(call.id(), (m.get("argument.receiver"), *node));
+                    }
                 }
                 "argument.name" => match m.get("argument.address") {
                     Some(a) => {
@@ -442,7 +504,7 @@ impl<'t> Arguments<'t> {
     /// Call node id → its arguments as their captures describe them (only calls with a
     /// known count and at least one argument of a captured kind).
     pub fn raw_kinds(&self) -> IdMap<Vec<RawArg<'t>>> {
-        if self.literals.is_empty() && self.names.is_empty() {
+        if self.literals.is_empty() && self.names.is_empty() && self.calls.is_empty() {
             return IdMap::default();
         }
         self.lists
@@ -463,6 +525,8 @@ impl<'t> Arguments<'t> {
                         RawArg::Known(l)
                     } else if let Some(&(name, address)) = self.names.get(&a.id()) {
                         RawArg::Name { name, address }
+                    } else if let Some(&(receiver, method)) = self.calls.get(&a.id()) {
+                        RawArg::Call { receiver, method }
                     } else {
                         RawArg::Unknown
                     };

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::arity::{NamedParam, Parameters};
-use crate::facts::{DefFact, NodeKind};
+use crate::facts::{ArgKind, DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
 use crate::text::{first_doc_sentence, node_text, one_line, signature, utf16_col};
@@ -33,6 +33,9 @@ pub struct Defs {
     /// Per definition: its parameters' names and what an argument naming each is
     /// (where its query captures them; empty otherwise).
     pub named_params: Vec<Vec<NamedParam>>,
+    /// Per definition: what a call of it is, where its declared result says
+    /// (`Parameters::result`).
+    pub results: Vec<Option<ArgKind>>,
 }
 
 impl Defs {
@@ -222,6 +225,11 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
             params,
         });
         defs.named_params.push(named);
+        defs.results.push(
+            matches!(kind, NodeKind::Function | NodeKind::Method)
+                .then(|| parameters.result(raw.node, source))
+                .flatten(),
+        );
         defs.ranges.push((start, end));
         defs.enclosing.push(enclosing);
         defs.overload.push(raw.overload);

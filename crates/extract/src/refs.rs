@@ -188,10 +188,76 @@ fn arg_kinds(
                 }
                 named_kind(p, address)
             }
+            RawArg::Call { receiver, method } => {
+                call_kind(receiver, method, enclosing, defs, locals, source)
+            }
         })
         .collect();
     if kinds.iter().all(|k| *k == ArgKind::Unknown) {
         return Vec::new();
     }
     kinds
+}
+
+/// What a call of a method of the enclosing class is (`other.Get()` where `other` is a
+/// parameter of the class's own type, or `Get()` on `this`): the declared result of the
+/// class's methods of that name in this file, when they all declare the same one.
+/// Unknown otherwise (another class, an inherited method, a template's result).
+fn call_kind(
+    receiver: Option<tree_sitter::Node>,
+    method: tree_sitter::Node,
+    enclosing: Option<usize>,
+    defs: &Defs,
+    locals: &Locals,
+    source: &str,
+) -> ArgKind {
+    use crate::facts::{NodeKind, TypeShape};
+    let Some(def) = enclosing else {
+        return ArgKind::Unknown;
+    };
+    let Some(class) = defs.facts[def]
+        .parent
+        .filter(|&c| matches!(defs.facts[c].kind, NodeKind::Class | NodeKind::Struct))
+    else {
+        return ArgKind::Unknown;
+    };
+    let class_name = defs.facts[class].name.as_str();
+    if let Some(r) = receiver {
+        let text = node_text(&r, source);
+        let Some(p) = defs.named_params[def].iter().find(|p| p.name == text) else {
+            return ArgKind::Unknown;
+        };
+        if locals
+            .declared_at(text, r.start_byte())
+            .any(|at| at != p.start)
+        {
+            return ArgKind::Unknown;
+        }
+        let of_class = match p.param.shape {
+            TypeShape::Value
+            | TypeShape::Reference
+            | TypeShape::ConstReference
+            | TypeShape::RvalueReference => p.param.base == class_name,
+            TypeShape::Pointer => p.param.base.trim_start_matches("const ") == class_name,
+            _ => false,
+        };
+        if !of_class {
+            return ArgKind::Unknown;
+        }
+    }
+    let method = node_text(&method, source);
+    let mut results = defs
+        .facts
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| {
+            d.parent == Some(class)
+                && d.name == method
+                && matches!(d.kind, NodeKind::Function | NodeKind::Method)
+        })
+        .map(|(i, _)| defs.results[i].as_ref());
+    match results.next().flatten() {
+        Some(first) if results.all(|r| r == Some(first)) => first.clone(),
+        _ => ArgKind::Unknown,
+    }
 }

@@ -182,8 +182,9 @@ fn kinds(f: &FileFacts) -> Vec<String> {
 /// cppgc's constructors (`BasicPersistent`, `BasicMember`): parameters that differ in
 /// their types only, each shape with its base type, the class's template parameter
 /// marked `$T`, a function template's own `?U`; the delegations' arguments typed by the
-/// constructor's parameters (`&raw` of a `T&` is a pointer to `$T`), literals by their
-/// text; a name a lambda's parameter shadows, `NULL`, a call: unknown. A declarator no
+/// constructor's parameters (`&raw` of a `T&` is a pointer to `$T`), a method of the
+/// class called on a parameter of its type by the method's result (`other.Get()`: a `T*`;
+/// not on another instance, `BasicPersistent<U>`), literals by their text; a name a lambda's parameter shadows, `NULL`, a call: unknown. A declarator no
 /// shape describes (`const T* const* slots`) is `Other`, compared as its text (name kept).
 #[test]
 fn cpp_parameter_shapes_and_argument_kinds() {
@@ -200,7 +201,7 @@ class BasicPersistent {
   BasicPersistent(const BasicPersistent& other, const SourceLocation& loc)
       : BasicPersistent(other.Get(), loc) {}
   template <typename U>
-  BasicPersistent(BasicPersistent<U>&& other, const T* const* slots, int n) : BasicPersistent(nullptr) {}
+  BasicPersistent(BasicPersistent<U>&& other, const T* const* slots, int n) : BasicPersistent(nullptr, other.Get()) {}
   BasicPersistent(unsigned long size, const char* name, bool b) : BasicPersistent(0, "x", 'c', NULL) {
     auto f = [this](int size) { return Use(size, this, 2.5); };
     Use(size, &name, b, true);
@@ -231,8 +232,8 @@ class BasicPersistent {
         kinds(&f),
         [
             "BasicPersistent@9 Pointer $T (temporary), const Value SourceLocation",
-            "BasicPersistent@11 Unknown, const Value SourceLocation",
-            "BasicPersistent@13 Null",
+            "BasicPersistent@11 Pointer $T (temporary), const Value SourceLocation",
+            "BasicPersistent@13 Null, Unknown",
             "BasicPersistent@14 Zero, String, Arithmetic, Unknown",
             "Use@15 Unknown, Pointer, Arithmetic",
             "Use@16 Arithmetic unsigned long, Pointer, Arithmetic bool, Arithmetic",
