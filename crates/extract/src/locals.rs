@@ -14,13 +14,16 @@ use crate::ids::IdSet;
 use crate::matches::Match;
 use crate::text::node_text;
 
+/// A byte range `[start, end)`.
+type Range = (usize, usize);
+
 /// The local names of one file, each with the byte ranges it is visible in.
 #[derive(Default)]
 pub struct Locals {
     scopes: HashMap<String, Vec<(usize, usize)>>,
     /// Where each local name is declared (its name's first byte), with the range it is
     /// visible in.
-    declared: HashMap<String, Vec<(usize, (usize, usize))>>,
+    declared: HashMap<String, Vec<(usize, Range)>>,
 }
 
 impl Locals {
