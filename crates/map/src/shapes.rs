@@ -197,27 +197,33 @@ pub(crate) fn cannot_bind(a: &ArgKind, p: &Param) -> bool {
 /// Whether `a` initialises `p` by an identity conversion no other parameter type can
 /// beat: a value parameter of the argument's own type (`nullptr` → `std::nullptr_t`,
 /// `&raw` → `T*`), or a reference to it with exactly the argument's constness (an lvalue
-/// `const SourceLocation` → `const SourceLocation&`). A type naming a template parameter
-/// is the same type only for a caller inside the class whose parameter it is
-/// (`same_class`), and never where the function deduces it.
+/// `const SourceLocation` → `const SourceLocation&`). Two texts naming a type are the
+/// same type only for a caller inside the overloads' class (`same_class`: the names are
+/// looked up from the same scope, and a class template's `$T` is the same parameter;
+/// elsewhere `Location` may be another namespace's), and never where the function
+/// deduces it (`?U`); the null pointer's type and a number's are the same everywhere.
 pub(crate) fn best_match(a: &ArgKind, p: &Param, same_class: bool) -> bool {
     use TypeShape as S;
-    let comparable = |base: &str| !base.contains('?') && (same_class || !base.contains('$'));
-    if !comparable(&p.base) {
-        return false;
-    }
+    let comparable = |base: &str| !base.contains('?') && same_class;
     match a {
         ArgKind::Null => p.shape == S::Null,
+        ArgKind::Typed {
+            shape: S::Null,
+            lvalue: true,
+            ..
+        } => p.shape == S::Null,
+        ArgKind::Typed {
+            shape: S::Arithmetic,
+            base,
+            ..
+        } if p.shape == S::Arithmetic => *base == p.base,
         ArgKind::Typed {
             shape,
             base,
             konst,
             lvalue,
-        } if comparable(base) => match (shape, p.shape) {
-            (S::Null, S::Null) => true,
-            (S::Pointer, S::Pointer) | (S::Value, S::Value) | (S::Arithmetic, S::Arithmetic) => {
-                *base == p.base
-            }
+        } if comparable(base) && comparable(&p.base) => match (shape, p.shape) {
+            (S::Pointer, S::Pointer) | (S::Value, S::Value) => *base == p.base,
             (S::Value | S::Arithmetic | S::Null, S::Reference) => {
                 *lvalue && !*konst && *base == p.base
             }
@@ -382,10 +388,29 @@ mod tests {
             best_overload(&set, &[ArgKind::Unknown, loc_arg.clone()], true),
             None
         );
-        // An unknown argument where the overloads differ decides nothing.
+        // An unknown argument where the overloads differ decides nothing; the null
+        // pointer's type is the same everywhere, a class's name only inside the class.
         assert_eq!(
             best_overload(&set, &[ArgKind::Null, ArgKind::Unknown], true),
             Some(1)
+        );
+        assert_eq!(
+            best_overload(&set, &[ArgKind::Null, ArgKind::Unknown], false),
+            Some(1)
+        );
+        let sentinel = ArgKind::Typed {
+            shape: TypeShape::Value,
+            base: "SentinelPointer".to_string(),
+            konst: false,
+            lvalue: true,
+        };
+        assert_eq!(
+            best_overload(&set, &[sentinel.clone(), loc_arg.clone()], true),
+            Some(2)
+        );
+        assert_eq!(
+            best_overload(&set, &[sentinel, loc_arg.clone()], false),
+            None
         );
         assert_eq!(
             best_overload(&set[..2], &[ArgKind::Pointer, loc_arg], true),
