@@ -31,7 +31,9 @@
 //! closure parameter; `RefFact::local`) is never linked for sure, only to candidates.
 //!
 //! Whatever path found a function, its overloads (`~N` siblings) are weighed last: the one
-//! that accepts the call's number of arguments, else candidates (`by_arity`).
+//! that accepts the call's number of arguments, else candidates (`by_arity`); of several
+//! that accept, the arguments' known kinds rule out those they cannot initialise and pick
+//! the one they match exactly where the overloads differ (`by_kinds`, `shapes.rs`).
 //!
 //! An `extends` use that lands on an interface/trait from a type that is not one is recorded
 //! as `implements` (base lists that don't say which: `class A : B, I`).
