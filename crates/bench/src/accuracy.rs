@@ -803,8 +803,14 @@ fn run_target(
             answer.neighbors.len(),
             t.unlinked
         );
+        // The tier the answer lists the caller at, or whether the site is in its unlinked rows.
         for (s, e) in truth.iter().filter(|_| show) {
-            println!("    truth {}:{} in {e}", s.0, s.1);
+            let how = match answer.neighbors.get(e) {
+                Some(tier) => tier,
+                None if answer.unlinked.contains(s) => "unlinked",
+                None => "not listed",
+            };
+            println!("    truth {}:{} in {e} ({how})", s.0, s.1);
         }
         for w in &wrong {
             println!("    NOT A CALLER {w}");

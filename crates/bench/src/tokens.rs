@@ -271,7 +271,78 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The local Maven repository (`~/.m2/repository`; a `settings.xml` naming another one is
+/// not read).
+fn maven_repository() -> PathBuf {
+    PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".m2/repository")
+}
+
+/// The jar of a Maven coordinate `group:artifact:version[:jar[:classifier]]` in the local
+/// repository; fetched once with `mvn dependency:get` (Maven Central) when it is not there,
+/// so that every later run is offline.
+fn maven_jar(coord: &str) -> Result<PathBuf, String> {
+    let parts: Vec<&str> = coord.split(':').collect();
+    let [group, artifact, version, rest @ ..] = parts.as_slice() else {
+        return Err(format!(
+            "{coord}: not group:artifact:version[:jar[:classifier]]"
+        ));
+    };
+    let classifier = rest.get(1).map(|c| format!("-{c}")).unwrap_or_default();
+    let jar = maven_repository()
+        .join(group.replace('.', "/"))
+        .join(artifact)
+        .join(version)
+        .join(format!("{artifact}-{version}{classifier}.jar"));
+    if jar.is_file() {
+        return Ok(jar);
+    }
+    println!(
+        "fetching {coord} from Maven Central: mvn -q dependency:get -Dartifact={coord} (into {})",
+        maven_repository().display()
+    );
+    let out = Command::new("mvn")
+        .args(["-q", "dependency:get", &format!("-Dartifact={coord}")])
+        .output()
+        .map_err(|e| format!("mvn: {e} (Maven is needed once to fetch {coord})"))?;
+    if !out.status.success() || !jar.is_file() {
+        return Err(format!(
+            "mvn dependency:get {coord} failed: {}",
+            String::from_utf8_lossy(&out.stdout).trim()
+        ));
+    }
+    Ok(jar)
+}
+
+/// A corpus from a Maven sources jar (`maven`): unpacked into `unpack` under the copy (a
+/// Maven layout, `src/main/java`, with the `pom.xml` the corpus writes, so that jdtls
+/// imports it as a project), without the jar's `META-INF`.
+fn unpack_maven(spec: &Value, into: &Path) -> Result<(), String> {
+    let coord = spec["maven"].as_str().unwrap_or("");
+    let jar = maven_jar(coord)?;
+    let dir = into.join(spec["unpack"].as_str().unwrap_or(""));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let out = Command::new("unzip")
+        .args(["-q", "-o"])
+        .arg(&jar)
+        .args(["-x", "META-INF/*", "-d"])
+        .arg(&dir)
+        .output()
+        .map_err(|e| format!("unzip: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "unzip {}: {}",
+            jar.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
+    if spec.get("maven").is_some() {
+        unpack_maven(spec, into)?;
+        return write_files(spec, into);
+    }
     let src = corpus_source(spec)?;
     if !src.is_dir() {
         return Err(format!("{} is not a directory", src.display()));
@@ -284,6 +355,11 @@ pub(crate) fn prepare(spec: &Value, into: &Path) -> Result<(), String> {
         }
         None => copy_tree(&src, into).map_err(|e| e.to_string())?,
     }
+    write_files(spec, into)
+}
+
+/// The files a corpus writes into its copy (`write`: name → text).
+fn write_files(spec: &Value, into: &Path) -> Result<(), String> {
     for (name, text) in spec["write"].as_object().into_iter().flatten() {
         std::fs::write(into.join(name), text.as_str().unwrap_or("")).map_err(|e| e.to_string())?;
     }
