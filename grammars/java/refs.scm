@@ -22,6 +22,16 @@
                                 (generic_type (scoped_type_identifier (_) @qualifier . (type_identifier) @name))])) @reference.extends
 (extends_interfaces (type_list [(type_identifier) @name (generic_type (type_identifier) @name)])) @reference.extends
 
+; A type named before a member: `OptionFormatter.DEFAULT_OPT_PREFIX`, `Util.strip(s)`,
+; `Option.builder()`. The grammar parses the object as an `identifier`, the same node as a
+; variable's; one spelled as Java spells types (an upper-case letter first, a lower-case one
+; after it, so no `CONSTANT`) is taken for a type's name. A variable spelled so names no
+; type, and resolution finds none; a type spelled `URL` or `IO` is not captured (unfinished).
+((field_access object: (identifier) @name) @reference.type
+ (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+((method_invocation object: (identifier) @name) @reference.type
+ (#match? @name "^[A-Z][A-Za-z0-9_$]*[a-z]"))
+
 ; Types anywhere (fields, parameters, generics); definition names are left out by the engine.
 (type_identifier) @name @reference.type
 (scoped_type_identifier (_) @qualifier . (type_identifier) @name) @reference.type
@@ -32,3 +42,7 @@
 
 ; Method references `s::refresh`, `this::f`, `T::m`: a use of the method (not a call).
 (method_reference . (_) @qualifier . (identifier) @name .) @reference.method
+
+; Javadoc (`/** … */`): `{@link Type#member(A, B)}`, `@see`, `@throws` name code; the grammar
+; does not parse a comment: its text is read with the manifest's `[doc_links]`.
+(block_comment) @doc.links

@@ -35,6 +35,7 @@ mod bindings;
 mod compiled;
 mod conditionals;
 mod defs;
+mod doc_links;
 mod ids;
 mod imports;
 mod locals;
@@ -110,6 +111,20 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     let defs = defs::extract(&sections[0], source);
     let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);
+    if let Some(rules) = &lang.manifest.doc_links {
+        // A documentation comment's names: uses from the definition around the comment.
+        let receiver = lang.manifest.receivers.first().map(String::as_str);
+        let before = out.refs.len();
+        for node in sections[1].iter().filter_map(|m| m.get("doc.links")) {
+            let from = defs.innermost(node.start_byte(), node.end_byte());
+            out.refs
+                .extend(doc_links::facts(&node, source, from, rules, receiver));
+        }
+        if out.refs.len() > before {
+            // Stable: the uses of one line keep the order above.
+            out.refs.sort_by_key(|r| r.line);
+        }
+    }
     if !macro_words.is_empty() {
         out.refs
             .extend(attribute_macro_uses(written, &macro_words, &defs));

@@ -727,6 +727,7 @@ fn java_store_enum_and_api() {
             "def method SessionStore.get @20:19 pub parent=SessionStore",
             "def method SessionStore.put @27:16 pub parent=SessionStore",
             "def method SessionStore.refresh @32:19 pub parent=SessionStore",
+            "def constant SessionStore.KEY_PREFIX @43:31 pub parent=SessionStore",
         ]
     );
     assert_eq!(
@@ -773,15 +774,20 @@ fn java_store_enum_and_api() {
     assert_has(
         &refs(&api),
         &[
-            "references SessionStore from=Api.handleRefresh @11",
-            "calls store|refresh from=Api.handleRefresh @12",
-            "calls checker|validate from=Api.check @20",
-            "calls SessionStore from=Api.defaultStore @25",
+            "references SessionStore from=Api.handleRefresh @12",
+            "calls store|refresh from=Api.handleRefresh @13",
+            "calls checker|validate from=Api.check @21",
+            "calls SessionStore from=Api.defaultStore @26",
+            // A class named before its member, and a Javadoc link (from the class).
+            "references SessionStore from=Api.stripPrefix @36",
+            "calls Checks|checkName from=Api.stripPrefix @37",
+            "references Checks from=Api.stripPrefix @37",
+            "references SessionStore|refresh from=Api @31",
         ],
     );
     assert_has(
         &bindings(&api),
-        &["store: SessionStore in Api.handleRefresh @11"],
+        &["store: SessionStore in Api.handleRefresh @12"],
     );
     // `var checker = … ? new Email() : new Token()`: `var` types nothing.
     assert!(!bindings(&api).iter().any(|b| b.starts_with("checker:")));
@@ -789,8 +795,9 @@ fn java_store_enum_and_api() {
         imports(&api),
         [
             "import com.example.shop.store.SessionStore [SessionStore] @2",
-            "import com.example.shop.util.Email [Email] @3",
-            "import com.example.shop.util.Token [Token] @4",
+            "import com.example.shop.util.Checks [Checks] @3",
+            "import com.example.shop.util.Email [Email] @4",
+            "import com.example.shop.util.Token [Token] @5",
         ]
     );
 }

@@ -121,6 +121,10 @@ pub struct Manifest {
     /// after it lose their class).
     #[serde(default)]
     pub conditionals: Option<Conditionals>,
+    /// Names in documentation comments (`[doc_links]`): Javadoc's `{@link Type#member}`,
+    /// `@see`, `@throws`, read in the comments a query marks `@doc.links`.
+    #[serde(default)]
+    pub doc_links: Option<DocLinks>,
     /// Attribute macros (`[attribute_macros]`): when a file does not parse, extraction
     /// parses it again with the macro-like words a preprocessor would remove blanked
     /// (`class V8_EXPORT Context`, `V8_INLINE static T* f()`, `V8_DEPRECATED("…") void
@@ -156,6 +160,24 @@ pub struct Conditionals {
     pub branch: Vec<String>,
     /// Words closing a block (`endif`).
     pub close: Vec<String>,
+}
+
+/// The `[doc_links]` table: how a documentation comment names code. A comment that starts
+/// with `opens` is read; after each of `inline` (anywhere) or `block` (first on a line of
+/// the comment, after the comment's own leading characters) stands a reference:
+/// `pkg.Outer.Type`, `Type{member}name`, `{member}name` (a member of the type around the
+/// comment), the member optionally followed by its parameter types in parentheses.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocLinks {
+    /// The opening of a documentation comment (`/**`).
+    pub opens: String,
+    /// Inline tags followed by a reference (`{@link `, `{@linkplain `, `{@value `).
+    pub inline: Vec<String>,
+    /// Block tags followed by a reference (`@see `, `@throws `, `@exception `).
+    pub block: Vec<String>,
+    /// What separates a type from its member in a reference (`#`).
+    pub member: String,
 }
 
 /// The `[attribute_macros]` table: the lexical conventions needed to find macro-like words

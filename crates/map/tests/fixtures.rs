@@ -2285,6 +2285,57 @@ fn java_a_fully_qualified_class_is_used_where_it_is_named() {
     }
 }
 
+/// The resolved `references` edges into `id`: (from, confidence), sorted.
+fn references_in(b: &Built, id: &str) -> Vec<(String, Confidence)> {
+    let mut got: Vec<(String, Confidence)> = b
+        .edges(id, Direction::In)
+        .into_iter()
+        .filter(|n| n.edge == EdgeKind::References && n.resolved)
+        .map(|n| (n.node.id, n.confidence))
+        .collect();
+    got.sort();
+    got
+}
+
+/// Java: a class named before a member it owns (commons-cli's
+/// `OptionFormatter.DEFAULT_OPT_PREFIX`, `Util.stripLeadingHyphens(…)` from another
+/// package) is a use of the class, as jdtls counts it: `Api.stripPrefix` reads
+/// `SessionStore.KEY_PREFIX` and calls `Checks.checkName(…)`. Before: the class's name
+/// there was no use (29 silent sites of `OptionFormatter` on commons-cli).
+#[test]
+fn java_a_class_named_before_its_member_is_a_use_of_the_class() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let strip = "java:src/main/java/com/example/shop/api/Api.java#Api.stripPrefix".to_string();
+    for class in [
+        "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
+        "java:src/main/java/com/example/shop/util/Checks.java#Checks",
+    ] {
+        let users = references_in(&b, class);
+        assert!(
+            users.contains(&(strip.clone(), Confidence::Import)),
+            "{class}: {users:?}"
+        );
+    }
+}
+
+/// Java: Javadoc's `{@link SessionStore#refresh(String)}` on `Api.stripPrefix` is a use of
+/// the method and of its class, from the class around the comment (where jdtls's reference
+/// lies); `@throws` of a JDK class names nothing in the repository. Before: comments were
+/// never read (commons-cli: `{@link #withType(Class)}`, `@throws
+/// AlreadySelectedException`, `{@link OptionFormatter.Builder}` were silent misses).
+#[test]
+fn java_javadoc_links_are_uses_of_what_they_name() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let api = "java:src/main/java/com/example/shop/api/Api.java#Api".to_string();
+    let store = "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore";
+    let refresh = format!("{store}.refresh");
+    assert_eq!(
+        references_in(&b, &refresh),
+        [(api.clone(), Confidence::Import)]
+    );
+    assert!(references_in(&b, store).contains(&(api, Confidence::Import)));
+}
+
 /// A map built over the given files (path, text) in a fresh directory.
 fn build_tree(files: &[(&str, &str)]) -> Built {
     let dir = tempfile::tempdir().unwrap();
