@@ -595,8 +595,11 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
         return false;
     };
     out.neighbors.iter().any(|n| {
-        // A constructor's call (`new C()`) the map links to its class.
-        let constructs = n.node.id == target_owner && target.kind == NodeKind::Method;
+        // A constructor's call (`new C()`) the map links to its class: a call, not a
+        // reference (`C.CONSTANT`, `C.f()`, a Javadoc `{@link C#f}` name the class too).
+        let constructs = n.node.id == target_owner
+            && target.kind == NodeKind::Method
+            && n.edge == EdgeKind::Calls;
         // The related method's edge at any line of the caller: the map keeps one edge per
         // (caller, callee) at its first line (`keyType._parse(…)` and
         // `valueType._parse(…)` on two lines are one edge), and its own mention check
