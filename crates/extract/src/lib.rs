@@ -22,7 +22,7 @@
 //!
 //! Modules: `alloc` (tree-sitter's heap: mimalloc), `compiled` (query cache), `matches` (running a query), `defs`, `refs`,
 //! `imports`, `bindings`, `mentions` (the fact kinds), `locals` (names that shadow: their uses are no refs),
-//! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written), `attribute_macros` (the same file with its attribute macros blanked),
+//! `overloads` (overload groups and the parts of a partial type → one definition), `conditionals` (the first branch of each `#if`, for a file that does not parse as written), `attribute_macros` (the same file with its attribute macros blanked), `doc_links` (the names documentation comments link to: Javadoc's `{@link …}`, read with the manifest's `[doc_links]`),
 //! `text` (UTF-16 columns, signatures, first doc sentences),
 //! `resolve` (the import resolver and its strategies).
 
