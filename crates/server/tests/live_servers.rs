@@ -359,7 +359,7 @@ rows! {
         api: "src/main/java/com/example/shop/api/Api.java",
         store: "src/main/java/com/example/shop/store/SessionStore.java",
         type_file: None,
-        call: (13, 45),
+        call: (14, 45),
         refresh: (33, 20),
         name: "refresh",
         store_type: "SessionStore",
@@ -508,7 +508,7 @@ async fn jdtls_imports_a_maven_project_without_eclipse_files() {
     };
     let d = settled(
         "nav_definition",
-        json!({"file": api, "line": 13, "col": 45}),
+        json!({"file": api, "line": 14, "col": 45}),
     )
     .await;
     assert!(
