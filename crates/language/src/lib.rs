@@ -71,6 +71,11 @@ pub struct Manifest {
     /// (C++).
     #[serde(default)]
     pub dispatch_families: bool,
+    /// A function's signature states its return type before its name (Java's `public
+    /// Builder hasArg(boolean b)`), not after its parameters: a call's result
+    /// (`Option.builder(o).hasArg(true).get()`) is typed from there.
+    #[serde(default)]
+    pub return_type_before_name: bool,
     /// Inside a method, a bare name may mean a member of the enclosing type (`get(key)` for
     /// `this->get(key)`, `store_->x()` for `this->store_->x()`): the map looks there when
     /// no local definition names it; a bare call inside a type's body tries that type's own

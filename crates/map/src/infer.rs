@@ -197,6 +197,56 @@ pub(crate) fn return_type<'s>(sig: &'s str, name: &str) -> Option<&'s str> {
     None
 }
 
+/// A return type written before the function's name (the manifest's
+/// `return_type_before_name`: Java's `public static Builder builder(String opt)`,
+/// `public Map.Entry<K, V> first()`): the type path that ends right before the name, its
+/// generic arguments left out. `None` for an array (`String[] f()`: no receiver's type).
+/// A primitive or `void` comes back as such and resolves to no type.
+pub(crate) fn return_type_before<'s>(sig: &'s str, name: &str) -> Option<&'s str> {
+    let bytes = sig.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = sig[start..].find(name) {
+        let at = start + pos;
+        let end = at + name.len();
+        start = end;
+        if (at > 0 && is_ident_byte(bytes[at - 1]))
+            || !sig[end..].trim_start().starts_with('(')
+        {
+            continue;
+        }
+        let mut before = sig[..at].trim_end();
+        if before.ends_with('>') {
+            before = before[..opening_angle(before)?].trim_end();
+        }
+        let b = before.as_bytes();
+        let mut i = b.len();
+        while i > 0 && (is_ident_byte(b[i - 1]) || b[i - 1] == b'.') {
+            i -= 1;
+        }
+        let ty = before[i..].trim_start_matches('.');
+        return (!ty.is_empty() && !ty.as_bytes()[0].is_ascii_digit()).then_some(ty);
+    }
+    None
+}
+
+/// The index of the `<` that opens the `>` ending `s`.
+fn opening_angle(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The index of the `>` that closes the `<` at `open` (an arrow `=>` inside is no close).
 fn matching_angle(s: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
@@ -237,12 +287,22 @@ pub(crate) fn call_callee(q: &str) -> Option<(&str, bool)> {
             _ => {}
         }
     }
-    let callee = body[..open?].trim_end();
-    let (callee, new) = match callee.strip_prefix("new ") {
+    let raw = body[..open?].trim_end();
+    let (callee, new) = match raw.strip_prefix("new ") {
         Some(c) => (c.trim_start(), true),
-        None => (callee, false),
+        None => (raw, false),
     };
-    (!callee.is_empty() && type_path(callee) == Some(callee)).then_some((callee, new))
+    if !callee.is_empty() && type_path(callee) == Some(callee) {
+        return Some((callee, new));
+    }
+    // A link of a chain (`Option.builder(o).hasArg(true)`, `new B().id(k)`): a name called
+    // on a call's result, which is typed link by link from the first.
+    let (prefix, last) = split_last(raw);
+    (!last.is_empty()
+        && type_path(last) == Some(last)
+        && prefix.ends_with(')')
+        && call_callee(prefix).is_some())
+    .then_some((raw, false))
 }
 
 /// The index of the `)` that closes the `(` at `open`.
@@ -461,6 +521,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn return_types_written_before_the_name() {
+        for (sig, name, want) in [
+            ("public static Builder builder(String opt)", "builder", Some("Builder")),
+            ("public Builder hasArg(final boolean hasArg)", "hasArg", Some("Builder")),
+            ("public Map.Entry<K, List<V>> first()", "first", Some("Map.Entry")),
+            ("public static Option create() throws IllegalArgumentException", "create", Some("Option")),
+            ("public String[] getOptionValues(final char c)", "getOptionValues", None),
+            ("public <T> T get(final Supplier<T> s)", "get", Some("T")),
+        ] {
+            assert_eq!(super::return_type_before(sig, name), want, "{sig}");
+        }
+    }
+
+    #[test]
     fn return_types_written_after_the_parameters() {
         let cases = [
             (
@@ -577,6 +651,16 @@ mod tests {
         assert_eq!(call_callee("f(x)(y)"), None);
         assert_eq!(call_callee("a[0]"), None);
         assert_eq!(call_callee("g(x).h"), None);
+        // A chain's link: the name called on the previous call's result.
+        assert_eq!(
+            call_callee("Option.builder(String.valueOf(o)).hasArg(t != null)"),
+            Some(("Option.builder(String.valueOf(o)).hasArg", false))
+        );
+        assert_eq!(call_callee("f(x)(y).h(z)"), None);
+        assert_eq!(
+            call_callee("new B().id(k)"),
+            Some(("new B().id", false))
+        );
     }
 
     #[test]

@@ -69,8 +69,11 @@ use navmap_extract::facts::{ArgKind, Params};
 pub(crate) const MAX_CANDIDATES: usize = 5;
 /// How many re-export hops an import is followed through.
 const MAX_REEXPORT_DEPTH: u8 = 4;
-/// Recursion bound for receiver typing and inheritance.
-const MAX_DEPTH: u8 = 4;
+/// Recursion bound for receiver typing and inheritance. A call chain takes one level a
+/// link plus one for the last link's type: 8 types a fluent builder's five links
+/// (commons-cli's `Option.builder(o).hasArg(…).required(…).type(t).get()`; 4 stopped at
+/// three).
+const MAX_DEPTH: u8 = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NewEdge {
@@ -933,6 +936,22 @@ impl<'a> Resolver<'a> {
             {
                 return Outcome::Resolved(d, Confidence::Exact);
             }
+            // Inside a type, in languages whose members are in scope in its body, its own
+            // name and the types nested in it name those types (Java's `Builder` as the
+            // return type of `Option.Builder.hasArg`, a sibling nested class named from
+            // another): innermost first, so a nested type shadows an outer one.
+            if kind != EdgeKind::Calls && is_type_like(node.kind) && self.implicit_receiver(cx) {
+                if node.name == name && fits(kind, node.kind) {
+                    return Outcome::Resolved(a, Confidence::Exact);
+                }
+                let nested = m.children_of(a).iter().copied().find(|&c| {
+                    let cn = m.n(c);
+                    cn.name == name && is_type_like(cn.kind) && fits(kind, cn.kind)
+                });
+                if let Some(c) = nested {
+                    return Outcome::Resolved(c, Confidence::Exact);
+                }
+            }
             let is_file = node.kind == NodeKind::File;
             // A namespace's (module's) members are in scope inside it (`class B : public A`
             // in `namespace shop`, beside `shop.A`).
@@ -1794,10 +1813,25 @@ impl<'a> Resolver<'a> {
             matches!(node.kind, NodeKind::Class | NodeKind::Struct)
                 || ((is_function_like(node.kind) || node.kind == NodeKind::Property)
                     && m.signature(node)
-                        .is_some_and(|sig| infer::return_type(sig, callee).is_some()))
+                        .is_some_and(|sig| self.return_type(node, sig, callee).is_some()))
         });
         cx.returns_a_type.borrow_mut().insert(sym, may);
         may
+    }
+
+    /// The return type a function's signature states: after its parameters, or, in a
+    /// language with `return_type_before_name` (Java), before its name (where a `throws`
+    /// clause after the parameters is no type).
+    fn return_type<'s>(&self, node: &crate::model::Node, sig: &'s str, callee: &str) -> Option<&'s str> {
+        let before = self
+            .registry
+            .by_id(self.model.lang(node.lang))
+            .is_some_and(|l| l.manifest.return_type_before_name);
+        if before {
+            infer::return_type_before(sig, callee)
+        } else {
+            infer::return_type(sig, callee)
+        }
     }
 
     /// One level of inference through a function: `c := NewContext(…)` binds `c` to the
@@ -1833,7 +1867,7 @@ impl<'a> Resolver<'a> {
         if !(is_function_like(node.kind) || node.kind == NodeKind::Property) {
             return None;
         }
-        let ret = infer::return_type(m.signature(node)?, callee)?;
+        let ret = self.return_type(node, m.signature(node)?, callee)?;
         let file = node.file.get()?;
         // `-> Self`: the type the function belongs to.
         if self.is_receiver(file, ret) {

@@ -2336,6 +2336,45 @@ fn java_javadoc_links_are_uses_of_what_they_name() {
     assert!(references_in(&b, store).contains(&(api, Confidence::Import)));
 }
 
+/// Java: a builder chain (commons-cli's `Option.builder(o).hasArg(…).required(…)
+/// .type(t).get()`) calls each link on the type the previous one returns, which a Java
+/// signature states before the method's name (`public Builder hasArg(boolean b)`), and
+/// inside `Option.Builder` the name `Builder` is that class. Before: only the first link
+/// was linked; the rest were unlinked.
+#[test]
+fn java_a_builder_chain_calls_each_link_on_the_type_the_previous_returns() {
+    let b = build_tree(&[
+        (
+            "src/main/java/p/Option.java",
+            "package p;\n\npublic class Option {\n    public static Builder builder(String opt) {\n        return new Builder(opt);\n    }\n\n    public static final class Builder {\n        Builder(String opt) {\n        }\n\n        public Builder hasArg(boolean b) {\n            return this;\n        }\n\n        public Builder required(boolean b) {\n            return this;\n        }\n\n        public Builder type(Class<?> t) {\n            return this;\n        }\n\n        public Option get() {\n            return new Option();\n        }\n    }\n}\n",
+        ),
+        (
+            "src/main/java/p/Patterns.java",
+            "package p;\n\npublic class Patterns {\n    static Option four(char opt, Class<?> type, boolean required) {\n        return Option.builder(String.valueOf(opt)).hasArg(type != null).required(required).type(type).get();\n    }\n\n    static Option two(String opt) {\n        return Option.builder(opt).hasArg(true).get();\n    }\n}\n",
+        ),
+    ]);
+    // The fixture's shape, from a construction: `new …SessionBuilder().id(key).id(…).build()`.
+    let fixture = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let build = "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder.build";
+    let session = "java:src/main/java/com/example/shop/api/Api.java#Api.session";
+    assert!(
+        calls_in(&fixture, build).iter().any(|(id, _, resolved)| id == session && *resolved),
+        "{:?}",
+        calls_in(&fixture, build)
+    );
+    let get = "java:src/main/java/p/Option.java#Option.Builder.get";
+    let callers: Vec<String> = calls_in(&b, get).into_iter().map(|(id, _, _)| id).collect();
+    assert_eq!(
+        callers,
+        [
+            "java:src/main/java/p/Patterns.java#Patterns.four",
+            "java:src/main/java/p/Patterns.java#Patterns.two",
+        ],
+        "{:?}",
+        calls_in(&b, "java:src/main/java/p/Option.java#Option.Builder.hasArg")
+    );
+}
+
 /// A map built over the given files (path, text) in a fresh directory.
 fn build_tree(files: &[(&str, &str)]) -> Built {
     let dir = tempfile::tempdir().unwrap();
