@@ -209,9 +209,7 @@ pub(crate) fn return_type_before<'s>(sig: &'s str, name: &str) -> Option<&'s str
         let at = start + pos;
         let end = at + name.len();
         start = end;
-        if (at > 0 && is_ident_byte(bytes[at - 1]))
-            || !sig[end..].trim_start().starts_with('(')
-        {
+        if (at > 0 && is_ident_byte(bytes[at - 1])) || !sig[end..].trim_start().starts_with('(') {
             continue;
         }
         let mut before = sig[..at].trim_end();
@@ -523,11 +521,31 @@ mod tests {
     #[test]
     fn return_types_written_before_the_name() {
         for (sig, name, want) in [
-            ("public static Builder builder(String opt)", "builder", Some("Builder")),
-            ("public Builder hasArg(final boolean hasArg)", "hasArg", Some("Builder")),
-            ("public Map.Entry<K, List<V>> first()", "first", Some("Map.Entry")),
-            ("public static Option create() throws IllegalArgumentException", "create", Some("Option")),
-            ("public String[] getOptionValues(final char c)", "getOptionValues", None),
+            (
+                "public static Builder builder(String opt)",
+                "builder",
+                Some("Builder"),
+            ),
+            (
+                "public Builder hasArg(final boolean hasArg)",
+                "hasArg",
+                Some("Builder"),
+            ),
+            (
+                "public Map.Entry<K, List<V>> first()",
+                "first",
+                Some("Map.Entry"),
+            ),
+            (
+                "public static Option create() throws IllegalArgumentException",
+                "create",
+                Some("Option"),
+            ),
+            (
+                "public String[] getOptionValues(final char c)",
+                "getOptionValues",
+                None,
+            ),
             ("public <T> T get(final Supplier<T> s)", "get", Some("T")),
         ] {
             assert_eq!(super::return_type_before(sig, name), want, "{sig}");
@@ -657,10 +675,7 @@ mod tests {
             Some(("Option.builder(String.valueOf(o)).hasArg", false))
         );
         assert_eq!(call_callee("f(x)(y).h(z)"), None);
-        assert_eq!(
-            call_callee("new B().id(k)"),
-            Some(("new B().id", false))
-        );
+        assert_eq!(call_callee("new B().id(k)"), Some(("new B().id", false)));
     }
 
     #[test]

@@ -1822,7 +1822,12 @@ impl<'a> Resolver<'a> {
     /// The return type a function's signature states: after its parameters, or, in a
     /// language with `return_type_before_name` (Java), before its name (where a `throws`
     /// clause after the parameters is no type).
-    fn return_type<'s>(&self, node: &crate::model::Node, sig: &'s str, callee: &str) -> Option<&'s str> {
+    fn return_type<'s>(
+        &self,
+        node: &crate::model::Node,
+        sig: &'s str,
+        callee: &str,
+    ) -> Option<&'s str> {
         let before = self
             .registry
             .by_id(self.model.lang(node.lang))

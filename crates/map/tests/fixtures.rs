@@ -2355,10 +2355,13 @@ fn java_a_builder_chain_calls_each_link_on_the_type_the_previous_returns() {
     ]);
     // The fixture's shape, from a construction: `new …SessionBuilder().id(key).id(…).build()`.
     let fixture = build(CASES.iter().find(|c| c.dir == "java").unwrap());
-    let build = "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder.build";
+    let build =
+        "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder.build";
     let session = "java:src/main/java/com/example/shop/api/Api.java#Api.session";
     assert!(
-        calls_in(&fixture, build).iter().any(|(id, _, resolved)| id == session && *resolved),
+        calls_in(&fixture, build)
+            .iter()
+            .any(|(id, _, resolved)| id == session && *resolved),
         "{:?}",
         calls_in(&fixture, build)
     );
