@@ -69,11 +69,13 @@ use navmap_extract::facts::{ArgKind, Params};
 pub(crate) const MAX_CANDIDATES: usize = 5;
 /// How many re-export hops an import is followed through.
 const MAX_REEXPORT_DEPTH: u8 = 4;
-/// Recursion bound for receiver typing and inheritance. A call chain takes one level a
-/// link plus one for the last link's type: 8 types a fluent builder's five links
-/// (commons-cli's `Option.builder(o).hasArg(…).required(…).type(t).get()`; 4 stopped at
-/// three).
+/// Recursion bound for receiver typing. A call chain takes one level a link plus one for
+/// the last link's type: 8 types a fluent builder's five links (commons-cli's
+/// `Option.builder(o).hasArg(…).required(…).type(t).get()`; 4 stopped at three).
 const MAX_DEPTH: u8 = 8;
+/// How many bases deep a member is looked for (each level tries every base: kept at the
+/// bound receiver typing had before chains needed more).
+const MAX_BASE_DEPTH: u8 = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NewEdge {
@@ -738,7 +740,7 @@ impl<'a> Resolver<'a> {
         if apart.is_some() {
             return apart;
         }
-        if depth >= MAX_DEPTH {
+        if depth >= MAX_BASE_DEPTH {
             return None;
         }
         for e in &m.out[ty as usize] {
