@@ -54,8 +54,8 @@ mod text;
 /// when a change to this crate's code changes the facts some file yields** (a new fact
 /// kind, a use found or dropped, a different range).
 /// 2: blanked attribute macros are uses; calls and definitions carry arity.
-/// 3: C++ parameter shapes and argument kinds.
-pub const EXTRACTION_VERSION: u32 = 3;
+/// 3: C++ parameter shapes and argument kinds. 4: documentation links are uses.
+pub const EXTRACTION_VERSION: u32 = 4;
 
 // ---------------------------------------------------------------------------------------
 // The public API the map crate builds on. Signatures are fixed; bodies are being written.
