@@ -154,6 +154,7 @@ pub fn facts(
                 col: utf16_col(source, u.at, u.at - line_start),
                 local: false,
                 args: u.args,
+                arg_kinds: Vec::new(),
             }
         })
         .collect()
