@@ -321,70 +321,59 @@ fn matching_paren(s: &str, open: usize) -> Option<usize> {
     None
 }
 
+/// The ends of the places where `var` stands in `sig` as a whole name (not part of a longer
+/// name, not a member `x.var`), in order.
+fn name_ends<'s>(sig: &'s str, var: &'s str) -> impl Iterator<Item = usize> + 's {
+    let bytes = sig.as_bytes();
+    sig.match_indices(var).filter_map(move |(at, _)| {
+        let end = at + var.len();
+        let before_ok = at == 0 || !(is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'.');
+        let after_ok = end >= bytes.len() || !is_ident_byte(bytes[end]);
+        (before_ok && after_ok).then_some(end)
+    })
+}
+
+/// `text` up to its first `,`, `=`, `;`, `)` or `{` outside brackets (`<…>` counted as
+/// brackets where `angles`), trimmed: a declared type's text.
+fn type_text(text: &str, angles: bool) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' if angles => depth += 1,
+            '>' if angles && depth > 0 => depth -= 1,
+            '[' | '(' => depth += 1,
+            ']' | ')' if depth > 0 => depth -= 1,
+            ',' | '=' | ';' | ')' | '{' if depth == 0 => return text[..i].trim_end(),
+            _ => {}
+        }
+    }
+    text.trim_end()
+}
+
 /// The type text declared for `var` in `sig` (`strats: Vec<Strategy>` → `Vec<Strategy>`):
 /// what follows `var:` up to a `,`, `=`, `;` or `)` outside brackets.
-pub(crate) fn declared_type_text<'s>(sig: &'s str, var: &str) -> Option<&'s str> {
-    let bytes = sig.as_bytes();
-    let mut start = 0;
-    while let Some(pos) = sig[start..].find(var) {
-        let at = start + pos;
-        let end = at + var.len();
-        start = end;
-        let before_ok = at == 0 || !(is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'.');
-        if !before_ok || (end < bytes.len() && is_ident_byte(bytes[end])) {
-            continue;
-        }
-        let Some(after) = sig[end..].trim_start().strip_prefix(':') else {
-            continue;
-        };
-        if after.starts_with(':') {
-            continue;
-        }
-        let after = after.trim_start();
-        let mut depth = 0i32;
-        for (i, c) in after.char_indices() {
-            match c {
-                '<' | '[' | '(' => depth += 1,
-                '>' | ']' | ')' if depth > 0 => depth -= 1,
-                ',' | '=' | ';' | ')' | '{' if depth == 0 => return Some(after[..i].trim_end()),
-                _ => {}
-            }
-        }
-        return Some(after.trim_end());
-    }
-    None
+pub(crate) fn declared_type_text<'s>(sig: &'s str, var: &'s str) -> Option<&'s str> {
+    name_ends(sig, var).find_map(|end| {
+        let after = sig[end..].trim_start().strip_prefix(':')?;
+        // `var::path` is a path, not a declaration.
+        (!after.starts_with(':')).then(|| type_text(after.trim_start(), true))
+    })
 }
 
 /// The declared type's text of `var` written name-then-type, without a colon (Go: a
 /// field `Require []*Require`, a parameter `(rs []*Require, n int)`): up to a `,`, `)`,
 /// `;`, `=` or `{` outside brackets. `None` when no type follows the name.
-pub(crate) fn type_text_after_name<'s>(sig: &'s str, var: &str) -> Option<&'s str> {
-    let bytes = sig.as_bytes();
-    let mut start = 0;
-    while let Some(pos) = sig[start..].find(var) {
-        let at = start + pos;
-        let end = at + var.len();
-        start = end;
-        let before_ok = at == 0 || !(is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'.');
-        if !before_ok || !sig[end..].starts_with([' ', '\t']) {
-            continue;
+pub(crate) fn type_text_after_name<'s>(sig: &'s str, var: &'s str) -> Option<&'s str> {
+    name_ends(sig, var).find_map(|end| {
+        if !sig[end..].starts_with([' ', '\t']) {
+            return None;
         }
         let after = sig[end..].trim_start();
-        if !after.starts_with(|c: char| c == '[' || c == '*' || c.is_alphabetic() || c == '_') {
-            continue;
-        }
-        let mut depth = 0i32;
-        for (i, c) in after.char_indices() {
-            match c {
-                '[' | '(' => depth += 1,
-                ']' | ')' if depth > 0 => depth -= 1,
-                ',' | '=' | ';' | ')' | '{' if depth == 0 => return Some(after[..i].trim_end()),
-                _ => {}
-            }
-        }
-        return Some(after.trim_end());
-    }
-    None
+        after
+            .starts_with(|c: char| c == '[' || c == '*' || c.is_alphabetic() || c == '_')
+            // Go's channel types (`chan<- T`) are no brackets.
+            .then(|| type_text(after, false))
+    })
 }
 
 /// The element type of a declared type: `[T; N]`, `[T]`, `&[T]` → `T`; `W<T, …>` → `T`
@@ -712,6 +701,15 @@ mod tests {
             Some("[]*Require")
         );
         assert_eq!(type_text_after_name("def f(self, rs)", "rs"), None);
+        assert_eq!(
+            type_text_after_name("func f(out chan<- int, n int)", "out"),
+            Some("chan<- int")
+        );
+        assert_eq!(
+            declared_type_text("m: Map<K, V>, n: u8", "m"),
+            Some("Map<K, V>")
+        );
+        assert_eq!(declared_type_text("x::y(z: Z)", "x"), None);
         assert_eq!(type_text_after_name("int rs = 0", "rs"), None);
         assert_eq!(
             positional_type("Extension(ExtensionStrategy)", "Extension", 0, 1),
