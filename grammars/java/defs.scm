@@ -45,3 +45,24 @@
 (formal_parameters) @parameters
 (spread_parameter) @parameter.variadic
 (receiver_parameter) @parameter.none
+
+; Parameter shapes (crates/extract/src/arity.rs), so that overloads of one arity are
+; weighed by their arguments' kinds: a parameter of a class type is a value of that type,
+; generic arguments left out (`Iterable<Option>` → `Iterable`: what tells Java overloads
+; apart is the erasure); a primitive type is arithmetic; an array (`T[] xs`, `String
+; xs[]`) has no shape. Type parameters (`<T>`): a generic method's own are deduced (`?T`),
+; a class's are fixed (`$T`); the method declares its own, so it is no template in C++'s
+; sense (it does not lose a tie). A method's declared result, so that an argument calling
+; a method of the caller's class (`getParsedOptionValues(resolveOption(name))`) is typed.
+(formal_parameter type: [(type_identifier) (scoped_type_identifier)] @parameter.type name: (identifier) @parameter.name !dimensions) @parameter.value
+(formal_parameter type: (generic_type . [(type_identifier) (scoped_type_identifier)] @parameter.type) name: (identifier) @parameter.name !dimensions) @parameter.value
+(formal_parameter type: [(integral_type) (floating_point_type) (boolean_type)] @parameter.type name: (identifier) @parameter.name !dimensions) @parameter.value
+(formal_parameter type: [(integral_type) (floating_point_type) (boolean_type)] !dimensions) @parameter.arithmetic
+([(method_declaration type_parameters: (type_parameters (type_parameter . (type_identifier) @template.parameter)))
+  (constructor_declaration type_parameters: (type_parameters (type_parameter . (type_identifier) @template.parameter)))
+  (class_declaration type_parameters: (type_parameters (type_parameter . (type_identifier) @template.parameter)))
+  (interface_declaration type_parameters: (type_parameters (type_parameter . (type_identifier) @template.parameter)))
+  (record_declaration type_parameters: (type_parameters (type_parameter . (type_identifier) @template.parameter)))] @template)
+(method_declaration type: [(type_identifier) (scoped_type_identifier)] @result.type !dimensions) @result.value
+(method_declaration type: (generic_type . [(type_identifier) (scoped_type_identifier)] @result.type) !dimensions) @result.value
+(method_declaration type: [(integral_type) (floating_point_type) (boolean_type)] @result.type !dimensions) @result.arithmetic

@@ -9,6 +9,29 @@
 
 ; A call's argument count (crates/extract/src/arity.rs), to choose among overloads.
 (argument_list) @arguments
+;
+; Its arguments' kinds, where the text says them (crates/extract/src/arity.rs): `null` (no
+; primitive takes it), other literals, a name (typed by the enclosing method's parameter
+; of that name), a method of the caller's class called bare or on `this` (typed by its
+; declared result), and a value whose type is written: a cast `(Class<?>) x`, a
+; construction `new T(…)`, `String.valueOf(…)` / `String.format(…)` / `String.join(…)`
+; (`@argument.value`, its type `@argument.type`, generic arguments left out).
+(argument_list (null_literal) @argument.null)
+(argument_list [(true) (false) (character_literal) (decimal_integer_literal) (hex_integer_literal)
+                (octal_integer_literal) (binary_integer_literal) (decimal_floating_point_literal)
+                (hex_floating_point_literal)] @argument.arithmetic)
+(argument_list (string_literal) @argument.string)
+(argument_list (identifier) @argument.name)
+(argument_list (method_invocation !object name: (identifier) @argument.method) @argument.call)
+(argument_list (method_invocation object: (this) name: (identifier) @argument.method) @argument.call)
+(argument_list (cast_expression type: [(type_identifier) (scoped_type_identifier)] @argument.type) @argument.value)
+(argument_list (cast_expression type: (generic_type . [(type_identifier) (scoped_type_identifier)] @argument.type)) @argument.value)
+(argument_list (cast_expression type: [(integral_type) (floating_point_type) (boolean_type)]) @argument.arithmetic)
+(argument_list (object_creation_expression type: [(type_identifier) (scoped_type_identifier)] @argument.type) @argument.value)
+(argument_list (object_creation_expression type: (generic_type . [(type_identifier) (scoped_type_identifier)] @argument.type)) @argument.value)
+((argument_list (method_invocation object: (identifier) @argument.type name: (identifier) @_m) @argument.value)
+ (#eq? @argument.type "String")
+ (#any-of? @_m "valueOf" "format" "join"))
 
 ; Inheritance: `class A extends B implements I, J`, `interface I extends J`.
 (superclass [(type_identifier) @name (generic_type (type_identifier) @name)]) @reference.extends

@@ -36,6 +36,18 @@ use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
 use crate::text::node_text;
 
+/// The captures that name a parameter or definition by its shape (the node a
+/// `@parameter.type` or `@result.type` of the same match belongs to).
+const SHAPE_CAPTURES: [&str; 7] = [
+    "parameter.value",
+    "parameter.pointer",
+    "parameter.reference",
+    "parameter.rvalue",
+    "result.value",
+    "result.pointer",
+    "result.arithmetic",
+];
+
 /// A parameter's name, with what an argument naming it is (see [`Parameters::named`]).
 #[derive(Debug, Clone)]
 pub struct NamedParam {
@@ -86,7 +98,13 @@ impl<'t> Parameters<'t> {
                 "parameter.none" => &mut self.none,
                 "parameter.const" => &mut self.konst,
                 "parameter.type" | "result.type" => {
-                    if let Some(p) = node.parent() {
+                    // The type of the node the match's shape capture names (Java's
+                    // `Iterable` in `Iterable<Option> xs`), else of its parent.
+                    if let Some(p) = SHAPE_CAPTURES
+                        .iter()
+                        .find_map(|c| m.get(c))
+                        .or_else(|| node.parent())
+                    {
                         self.types.insert(p.id(), *node);
                     }
                     continue;
@@ -245,11 +263,15 @@ impl<'t> Parameters<'t> {
         source: &'s str,
     ) -> (bool, Vec<&'s str>, Vec<&'s str>) {
         let own = def.parent().and_then(|p| self.templates.get(&p.id()));
+        // A declaration that holds its own type parameters (Java's `<T> T get(…)`): they
+        // are deduced, but the method is no template in C++'s sense (no tie-breaker
+        // prefers a method that is not generic).
+        let declares = self.templates.get(&def.id());
         let mut deduced = Vec::new();
         let mut fixed = Vec::new();
         for (range, names) in self.templates.values() {
             if range.0 <= at && at < range.1 {
-                let into = match own {
+                let into = match own.or(declares) {
                     Some((r, _)) if r == range => &mut deduced,
                     _ => &mut fixed,
                 };
@@ -370,6 +392,9 @@ pub enum RawArg<'t> {
         name: Node<'t>,
         address: bool,
     },
+    /// A value whose type is written (`@argument.value`, its type `@argument.type`: a
+    /// cast, a construction).
+    Typed(Node<'t>),
     /// A call of a method of the enclosing class on a name (`other.Get()`) or on `this`.
     Call {
         receiver: Option<Node<'t>>,
@@ -457,6 +482,8 @@ pub struct Arguments<'t> {
     names: IdMap<(Node<'t>, bool)>,
     /// Argument node → the method it calls, with the receiver's name (none: `this`).
     calls: IdMap<(Option<Node<'t>>, Node<'t>)>,
+    /// Argument node → its written type (`@argument.value`, `@argument.type`).
+    typed: IdMap<Node<'t>>,
 }
 
 impl<'t> Arguments<'t> {
@@ -467,6 +494,11 @@ impl<'t> Arguments<'t> {
                 "arguments" => self.lists.push(*node),
                 "argument.spread" => {
                     self.spread.insert(node.id());
+                }
+                "argument.type" => {
+                    if let Some(value) = m.get("argument.value") {
+                        self.typed.insert(value.id(), *node);
+                    }
                 }
                 "argument.method" => {
                     if let Some(call) = m.get("argument.call") {
@@ -504,7 +536,11 @@ impl<'t> Arguments<'t> {
     /// Call node id → its arguments as their captures describe them (only calls with a
     /// known count and at least one argument of a captured kind).
     pub fn raw_kinds(&self) -> IdMap<Vec<RawArg<'t>>> {
-        if self.literals.is_empty() && self.names.is_empty() && self.calls.is_empty() {
+        if self.literals.is_empty()
+            && self.names.is_empty()
+            && self.calls.is_empty()
+            && self.typed.is_empty()
+        {
             return IdMap::default();
         }
         self.lists
@@ -527,6 +563,8 @@ impl<'t> Arguments<'t> {
                         RawArg::Name { name, address }
                     } else if let Some(&(receiver, method)) = self.calls.get(&a.id()) {
                         RawArg::Call { receiver, method }
+                    } else if let Some(&ty) = self.typed.get(&a.id()) {
+                        RawArg::Typed(ty)
                     } else {
                         RawArg::Unknown
                     };

@@ -55,7 +55,9 @@ mod text;
 /// kind, a use found or dropped, a different range).
 /// 2: blanked attribute macros are uses; calls and definitions carry arity.
 /// 3: C++ parameter shapes and argument kinds. 4: documentation links are uses.
-pub const EXTRACTION_VERSION: u32 = 4;
+/// 5: a type capture belongs to its match's shape capture; a declaration's own type
+/// parameters are deduced; arguments of a written type (`@argument.value`).
+pub const EXTRACTION_VERSION: u32 = 5;
 
 // ---------------------------------------------------------------------------------------
 // The public API the map crate builds on. Signatures are fixed; bodies are being written.

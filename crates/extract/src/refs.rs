@@ -1,9 +1,9 @@
 //! Uses of names: the `refs.scm` query's matches → [`RefFact`]s. Capture conventions:
 //! `grammars/README.md`.
 
-use crate::arity::{Arguments, RawArg, named_kind};
+use crate::arity::{Arguments, RawArg, named_kind, type_text};
 use crate::defs::{Defs, excerpt};
-use crate::facts::{ArgKind, EdgeKind, RefFact};
+use crate::facts::{ArgKind, EdgeKind, RefFact, TypeShape};
 use crate::ids::{IdMap, IdSet};
 use crate::locals::Locals;
 use crate::matches::Match;
@@ -188,6 +188,12 @@ fn arg_kinds(
                 }
                 named_kind(p, address)
             }
+            RawArg::Typed(ty) => ArgKind::Typed {
+                shape: TypeShape::Value,
+                base: type_text(node_text(&ty, source), &[], &[]),
+                konst: false,
+                lvalue: false,
+            },
             RawArg::Call { receiver, method } => {
                 call_kind(receiver, method, enclosing, defs, locals, source)
             }
@@ -211,7 +217,7 @@ fn call_kind(
     locals: &Locals,
     source: &str,
 ) -> ArgKind {
-    use crate::facts::{NodeKind, TypeShape};
+    use crate::facts::NodeKind;
     let Some(def) = enclosing else {
         return ArgKind::Unknown;
     };
