@@ -240,3 +240,51 @@ class BasicPersistent {
         ]
     );
 }
+
+/// Java (commons-cli's shapes): a parameter of a class type is a value of its erasure
+/// (`Supplier<T>` → `Supplier`, `TextStyle.Builder` kept whole), a primitive one
+/// arithmetic, an array none (`Other`: its text, name and all); a generic method's own type parameter is deduced
+/// (`?T`, the method no template), a class's fixed (`$E`). Arguments: `null`, literals, a
+/// parameter by its declared type, a method of the class called bare or on `this` by its
+/// declared result, a cast, `new T(…)` and `String.valueOf(…)` by their written type; a
+/// conditional, a field, another object's method: unknown.
+#[test]
+fn java_parameter_shapes_and_argument_kinds() {
+    let src = r#"package a;
+class Box<E> {
+    private Option field;
+    public <T> T get(final String name, final Supplier<T> fallback, int[] xs, char c) {
+        return get(resolve(name), fallback, null, 'c');
+    }
+    public <T> T get(final Option option, final T fallback, String xs[], final double d) {
+        return get(this.resolve("x"), (Class<?>) fallback, new Builder<E>(), String.valueOf(d));
+    }
+    Option resolve(final TextStyle.Builder b, E e) {
+        return use(b, e, field, b.get(), b == null ? null : b, 1.5, true);
+    }
+    private java.util.List<E> all() { return null; }
+}
+"#;
+    let f = extract_source("java", "src/a/Box.java", src);
+    assert!(!f.had_errors, "{f:#?}");
+    assert_eq!(
+        shapes(&f),
+        [
+            "Box.get(Value String, Value Supplier, Other int[]xs, Arithmetic char)",
+            "Box.get(Value Option, Value ?T, Other String xs[], Arithmetic double)",
+            "Box.resolve(Value TextStyle.Builder, Value $E)",
+            "Box.all()",
+        ]
+    );
+    assert_eq!(
+        kinds(&f),
+        [
+            "get@4 Value Option (temporary), Value Supplier, Null, Arithmetic",
+            "resolve@4 Value String",
+            "get@7 Value Option (temporary), Value Class (temporary), Value Builder (temporary), Value String (temporary)",
+            "resolve@7 String",
+            "valueOf@7 Arithmetic double",
+            "use@10 Value TextStyle.Builder, Value $E, Unknown, Unknown, Unknown, Arithmetic, Arithmetic",
+        ]
+    );
+}

@@ -1511,6 +1511,49 @@ fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
     assert_eq!(line_of(&check(3)), [Some(33)]);
 }
 
+/// Java overloads of one arity told apart by their arguments' kinds (commons-cli's
+/// `CommandLine.getOptionValues(optionGroup)`, `getParsedOptionValues(resolveOption(name))`,
+/// `OptionBuilder.create(null)`, `withType((Class<?>) newType)`): a parameter's declared
+/// type, `String.valueOf(…)`, a method of the class's declared result, `null` (no `char`),
+/// a cast, each an exact call of the one overload javac picks; generic arguments are left
+/// out (`Supplier<T>`). An argument the text does not type (a conditional) leaves a
+/// candidate of each overload. Before: a candidate of every overload of the count.
+#[test]
+fn java_overloads_of_one_arity_are_chosen_by_their_arguments_kinds() {
+    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let file = "java:src/main/java/com/example/shop/util/Lookup.java";
+    let id = |m: &str| format!("{file}#Lookup.{m}");
+    let exact = |m: &str| (id(m), Confidence::Exact, true);
+    let calls = |m: &str| -> Vec<(String, Confidence, bool)> {
+        calls_in(&b, &id(m))
+            .into_iter()
+            .filter(|(from, _, _)| *from != id("unknown"))
+            .collect()
+    };
+    // `values(String.valueOf(key))`, `values(resolve(name))` (a `Token`), `values(email)`.
+    assert_eq!(calls("values~4"), [exact("values")]);
+    assert_eq!(calls("values~2"), [exact("values~4")]);
+    assert_eq!(calls("values~3"), [exact("first")]);
+    assert_eq!(calls("values"), []);
+    // `parsed(resolve(name), fallback)`: a `Token` and a `Supplier<T>`.
+    assert_eq!(calls("parsed~2"), [exact("parsed")]);
+    assert_eq!(calls("parsed~3"), []);
+    // `create(null)`: `null` is no `char`.
+    assert_eq!(calls("create~2"), [exact("byDefault")]);
+    assert_eq!(calls("create"), []);
+    // `withType((Class<?>) type)`.
+    assert_eq!(calls("withType"), [exact("withType~2")]);
+    // `values(c ? "x" : null)`: not typed, a candidate of each overload.
+    for m in ["values", "values~2", "values~3", "values~4"] {
+        let from_unknown: Vec<bool> = calls_in(&b, &id(m))
+            .into_iter()
+            .filter(|(from, _, _)| *from == id("unknown"))
+            .map(|(_, c, resolved)| c == Confidence::Candidate && !resolved)
+            .collect();
+        assert_eq!(from_unknown, [true], "{m}");
+    }
+}
+
 /// Java: `implements com.example.shop.base.Builder<…>`, fully qualified and without an
 /// import (protobuf's generated builders), is an `implements` edge (before: none).
 #[test]
