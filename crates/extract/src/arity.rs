@@ -59,6 +59,16 @@ pub struct NamedParam {
     pub konst: bool,
 }
 
+/// A local variable declared with a written type (`@local.type`, `@local.arithmetic`),
+/// visible from its name to the end of its scope (`@local.scope`: the block or statement
+/// that holds the declaration).
+#[derive(Debug, Clone)]
+pub struct TypedLocal {
+    pub local: NamedParam,
+    /// End byte of its scope.
+    pub end: usize,
+}
+
 /// The parameter lists of a file, by the node they are a child of.
 #[derive(Default)]
 pub struct Parameters<'t> {
@@ -80,6 +90,8 @@ pub struct Parameters<'t> {
     /// Definition node → the shape of its declared result (`@result.*`), `const` ones.
     results: IdMap<TypeShape>,
     result_konst: IdSet,
+    /// Typed locals: (name, type, shape, end of scope).
+    locals: Vec<(Node<'t>, Node<'t>, TypeShape, usize)>,
 }
 
 impl<'t> Parameters<'t> {
@@ -136,6 +148,16 @@ impl<'t> Parameters<'t> {
                     continue;
                 }
                 "result.const" => &mut self.result_konst,
+                "local.type" | "local.arithmetic" => {
+                    if let (Some(name), Some(scope)) = (m.get("local.name"), m.get("local.scope")) {
+                        let shape = match *capture {
+                            "local.arithmetic" => TypeShape::Arithmetic,
+                            _ => TypeShape::Value,
+                        };
+                        self.locals.push((name, *node, shape, scope.end_byte()));
+                    }
+                    continue;
+                }
                 "parameter.null" => {
                     self.type_shapes.insert(node.id(), TypeShape::Null);
                     continue;
@@ -279,6 +301,26 @@ impl<'t> Parameters<'t> {
             }
         }
         (own.is_some(), deduced, fixed)
+    }
+
+    /// The file's typed locals (their types' texts as a parameter's; a class's type
+    /// parameters are not marked: a local is compared only inside its method).
+    pub fn locals(&self, source: &str) -> Vec<TypedLocal> {
+        self.locals
+            .iter()
+            .map(|&(name, ty, shape, end)| TypedLocal {
+                local: NamedParam {
+                    name: node_text(&name, source).to_string(),
+                    start: name.start_byte(),
+                    param: Param {
+                        shape,
+                        base: type_text(node_text(&ty, source), &[], &[]),
+                    },
+                    konst: false,
+                },
+                end,
+            })
+            .collect()
     }
 
     /// What a call of the function `def` is, where its declared result is a value, a

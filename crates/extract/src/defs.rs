@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use crate::arity::{NamedParam, Parameters};
+use crate::arity::{NamedParam, Parameters, TypedLocal};
 use crate::facts::{ArgKind, DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
 use crate::matches::Match;
@@ -36,6 +36,9 @@ pub struct Defs {
     /// Per definition: what a call of it is, where its declared result says
     /// (`Parameters::result`).
     pub results: Vec<Option<ArgKind>>,
+    /// Locals declared with a written type (`@local.*`, `Parameters::locals`): what an
+    /// argument naming one is, within its scope.
+    pub typed_locals: Vec<TypedLocal>,
 }
 
 impl Defs {
@@ -237,6 +240,7 @@ pub fn extract(matches: &[Match], source: &str) -> Defs {
         stack.push(index);
     }
 
+    defs.typed_locals = parameters.locals(source);
     docs.sort_by_key(|d| d.pattern);
     if !docs.is_empty() {
         // Doc matches can outnumber definitions (one per comment of a run): look targets up

@@ -178,7 +178,7 @@ fn arg_kinds(
                     return ArgKind::Unknown;
                 };
                 let Some(p) = defs.named_params[def].iter().find(|p| p.name == text) else {
-                    return ArgKind::Unknown;
+                    return local_kind(text, name.start_byte(), def, defs, address);
                 };
                 if locals
                     .declared_at(text, name.start_byte())
@@ -203,6 +203,26 @@ fn arg_kinds(
         return Vec::new();
     }
     kinds
+}
+
+/// What a name used at byte `at` in the definition `def` is, where a local declared in
+/// `def` with a written type is visible there (Java: a local shadows a field, and no other
+/// local or parameter of the name can be visible where it is). Several such locals (a
+/// scope the captures do not model) must agree; none: unknown (a field, an untyped local).
+fn local_kind(text: &str, at: usize, def: usize, defs: &Defs, address: bool) -> ArgKind {
+    let (start, end) = defs.ranges[def];
+    let mut visible = defs
+        .typed_locals
+        .iter()
+        .filter(|l| l.local.name == text)
+        .filter(|l| start <= l.local.start && l.local.start < end)
+        .filter(|l| l.local.start <= at && at < l.end);
+    match visible.next() {
+        Some(first) if visible.all(|l| l.local.param == first.local.param) => {
+            named_kind(&first.local, address)
+        }
+        _ => ArgKind::Unknown,
+    }
 }
 
 /// What a call of a method of the enclosing class is (`other.Get()` where `other` is a

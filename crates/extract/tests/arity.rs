@@ -246,8 +246,9 @@ class BasicPersistent {
 /// arithmetic, an array none (`Other`: its text, name and all); a generic method's own type parameter is deduced
 /// (`?T`, the method no template), a class's fixed (`$E`). Arguments: `null`, literals, a
 /// parameter by its declared type, a method of the class called bare or on `this` by its
-/// declared result, a cast, `new T(…)` and `String.valueOf(…)` by their written type; a
-/// conditional, a field, another object's method: unknown.
+/// declared result, a cast, `new T(…)` and `String.valueOf(…)` by their written type, a
+/// local by its declared type where it is visible (a `for` loop's variable too); a
+/// conditional, a field, another object's method, a `var`, a local out of its scope: unknown.
 #[test]
 fn java_parameter_shapes_and_argument_kinds() {
     let src = r#"package a;
@@ -263,6 +264,11 @@ class Box<E> {
         return use(b, e, field, b.get(), b == null ? null : b, 1.5, true);
     }
     private java.util.List<E> all() { return null; }
+    void locals(java.util.List<TextStyle.Builder> list) {
+        for (final TextStyle.Builder t : list) { final double f = 2; use(t, f); }
+        { var v = list; Builder<E> b = null; use(b, v); }
+        use(b, t);
+    }
 }
 "#;
     let f = extract_source("java", "src/a/Box.java", src);
@@ -274,6 +280,7 @@ class Box<E> {
             "Box.get(Value Option, Value ?T, Other String xs[], Arithmetic double)",
             "Box.resolve(Value TextStyle.Builder, Value $E)",
             "Box.all()",
+            "Box.locals(Value java.util.List)",
         ]
     );
     assert_eq!(
@@ -285,6 +292,8 @@ class Box<E> {
             "resolve@7 String",
             "valueOf@7 Arithmetic double",
             "use@10 Value TextStyle.Builder, Value $E, Unknown, Unknown, Unknown, Arithmetic, Arithmetic",
+            "use@14 Value TextStyle.Builder, Arithmetic double",
+            "use@15 Value Builder, Unknown",
         ]
     );
 }

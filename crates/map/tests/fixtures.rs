@@ -1513,9 +1513,10 @@ fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
 
 /// Java overloads of one arity told apart by their arguments' kinds (commons-cli's
 /// `CommandLine.getOptionValues(optionGroup)`, `getParsedOptionValues(resolveOption(name))`,
-/// `OptionBuilder.create(null)`, `withType((Class<?>) newType)`): a parameter's declared
-/// type, `String.valueOf(…)`, a method of the class's declared result, `null` (no `char`),
-/// a cast, each an exact call of the one overload javac picks; generic arguments are left
+/// `OptionBuilder.create(null)`, `withType((Class<?>) newType)`, `TextHelpAppendable`'s
+/// `resize(builder, fraction)`): a parameter's or local's declared type,
+/// `String.valueOf(…)`, a method of the class's declared result, `null` (no `char`), a
+/// cast, each an exact call of the one overload javac picks; generic arguments are left
 /// out (`Supplier<T>`). An argument the text does not type (a conditional) leaves a
 /// candidate of each overload. Before: a candidate of every overload of the count.
 #[test]
@@ -1543,6 +1544,9 @@ fn java_overloads_of_one_arity_are_chosen_by_their_arguments_kinds() {
     assert_eq!(calls("create"), []);
     // `withType((Class<?>) type)`.
     assert_eq!(calls("withType"), [exact("withType~2")]);
+    // `resize(token, fraction)`: locals declared a `Token` and a `double`.
+    assert_eq!(calls("resize~2"), [exact("resizeAll")]);
+    assert_eq!(calls("resize"), []);
     // `values(c ? "x" : null)`: not typed, a candidate of each overload.
     for m in ["values", "values~2", "values~3", "values~4"] {
         let from_unknown: Vec<bool> = calls_in(&b, &id(m))
