@@ -68,16 +68,16 @@
 (method_declaration type: [(integral_type) (floating_point_type) (boolean_type)] @result.type !dimensions) @result.arithmetic
 ; Locals with a written type, so that an argument naming one is typed as a parameter is
 ; (`resize(builder, fraction)` with `final TextStyle.Builder builder = …`): the name, its
-; type (`@local.type`, a class's erasure; `@local.arithmetic`, a primitive) and the block
-; or statement it is visible in (`@local.scope`). `var`, arrays, lambda and catch
+; type (`@variable.type`, a class's erasure; `@variable.arithmetic`, a primitive) and the block
+; or statement it is visible in (`@variable.scope`). `var`, arrays, lambda and catch
 ; parameters are not captured: a name only they declare stays unknown.
-((_ (local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @local.type
-     declarator: (variable_declarator name: (identifier) @local.name !dimensions))) @local.scope
- (#not-eq? @local.type "var"))
-(_ (local_variable_declaration type: (generic_type . [(type_identifier) (scoped_type_identifier)] @local.type)
-    declarator: (variable_declarator name: (identifier) @local.name !dimensions))) @local.scope
-(_ (local_variable_declaration type: [(integral_type) (floating_point_type) (boolean_type)] @local.arithmetic
-    declarator: (variable_declarator name: (identifier) @local.name !dimensions))) @local.scope
-(enhanced_for_statement type: [(type_identifier) (scoped_type_identifier)] @local.type name: (identifier) @local.name !dimensions) @local.scope
-(enhanced_for_statement type: (generic_type . [(type_identifier) (scoped_type_identifier)] @local.type) name: (identifier) @local.name !dimensions) @local.scope
-(enhanced_for_statement type: [(integral_type) (floating_point_type) (boolean_type)] @local.arithmetic name: (identifier) @local.name !dimensions) @local.scope
+((_ (local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @variable.type
+     declarator: (variable_declarator name: (identifier) @variable.name !dimensions))) @variable.scope
+ (#not-eq? @variable.type "var"))
+(_ (local_variable_declaration type: (generic_type . [(type_identifier) (scoped_type_identifier)] @variable.type)
+    declarator: (variable_declarator name: (identifier) @variable.name !dimensions))) @variable.scope
+(_ (local_variable_declaration type: [(integral_type) (floating_point_type) (boolean_type)] @variable.arithmetic
+    declarator: (variable_declarator name: (identifier) @variable.name !dimensions))) @variable.scope
+(enhanced_for_statement type: [(type_identifier) (scoped_type_identifier)] @variable.type name: (identifier) @variable.name !dimensions) @variable.scope
+(enhanced_for_statement type: (generic_type . [(type_identifier) (scoped_type_identifier)] @variable.type) name: (identifier) @variable.name !dimensions) @variable.scope
+(enhanced_for_statement type: [(integral_type) (floating_point_type) (boolean_type)] @variable.arithmetic name: (identifier) @variable.name !dimensions) @variable.scope

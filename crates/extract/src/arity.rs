@@ -59,9 +59,9 @@ pub struct NamedParam {
     pub konst: bool,
 }
 
-/// A local variable declared with a written type (`@local.type`, `@local.arithmetic`),
-/// visible from its name to the end of its scope (`@local.scope`: the block or statement
-/// that holds the declaration).
+/// A local variable declared with a written type (`@variable.type`,
+/// `@variable.arithmetic`), visible from its name to the end of its scope
+/// (`@variable.scope`: the block or statement that holds the declaration).
 #[derive(Debug, Clone)]
 pub struct TypedLocal {
     pub local: NamedParam,
@@ -148,10 +148,10 @@ impl<'t> Parameters<'t> {
                     continue;
                 }
                 "result.const" => &mut self.result_konst,
-                "local.type" | "local.arithmetic" => {
-                    if let (Some(name), Some(scope)) = (m.get("local.name"), m.get("local.scope")) {
+                "variable.type" | "variable.arithmetic" => {
+                    if let (Some(name), Some(scope)) = (m.get("variable.name"), m.get("variable.scope")) {
                         let shape = match *capture {
-                            "local.arithmetic" => TypeShape::Arithmetic,
+                            "variable.arithmetic" => TypeShape::Arithmetic,
                             _ => TypeShape::Value,
                         };
                         self.locals.push((name, *node, shape, scope.end_byte()));

@@ -36,7 +36,7 @@ pub struct Defs {
     /// Per definition: what a call of it is, where its declared result says
     /// (`Parameters::result`).
     pub results: Vec<Option<ArgKind>>,
-    /// Locals declared with a written type (`@local.*`, `Parameters::locals`): what an
+    /// Locals declared with a written type (`@variable.*`, `Parameters::locals`): what an
     /// argument naming one is, within its scope.
     pub typed_locals: Vec<TypedLocal>,
 }
