@@ -149,7 +149,9 @@ impl<'t> Parameters<'t> {
                 }
                 "result.const" => &mut self.result_konst,
                 "variable.type" | "variable.arithmetic" => {
-                    if let (Some(name), Some(scope)) = (m.get("variable.name"), m.get("variable.scope")) {
+                    if let (Some(name), Some(scope)) =
+                        (m.get("variable.name"), m.get("variable.scope"))
+                    {
                         let shape = match *capture {
                             "variable.arithmetic" => TypeShape::Arithmetic,
                             _ => TypeShape::Value,
