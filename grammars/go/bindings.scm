@@ -22,6 +22,15 @@
                              (call_expression function: [(identifier) @binding.type
                                                          (selector_expression operand: (_) @binding.qualifier field: (field_identifier) @binding.type)])])) @binding
 
+; p, ok := v.Interface().(Expr)   x := v.(*pkg.T): a type assertion's type.
+(short_var_declaration
+  left: (expression_list . (identifier) @binding.name)
+  right: (expression_list . (type_assertion_expression
+                              type: [(type_identifier) @binding.type
+                                     (pointer_type (type_identifier) @binding.type)
+                                     (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type)
+                                     (pointer_type (qualified_type package: (_) @binding.qualifier name: (type_identifier) @binding.type))]))) @binding
+
 ; var versionRE = lazyregexp.New(…)   var x = T{…}   (a package-level value, or a local)
 (var_spec . name: (identifier) @binding.name
   value: (expression_list . [(composite_literal type: [(type_identifier) @binding.type

@@ -594,6 +594,16 @@ fn is_dispatch(map: &Map, target: &NodeView, enc: &str, line: u32) -> bool {
     let Ok(out) = map.neighbors(enc, Direction::Out, None, 1, 200) else {
         return false;
     };
+    // A caller the map links to the target itself is listed for it: its site is scored,
+    // whatever else of the name it links (a Go call through an interface is linked to the
+    // interface's method and to each implementation).
+    if out
+        .neighbors
+        .iter()
+        .any(|n| n.node.id == target.id && n.confidence != Confidence::Candidate)
+    {
+        return false;
+    }
     out.neighbors.iter().any(|n| {
         // A constructor's call (`new C()`) the map links to its class: a call, not a
         // reference (`C.CONSTANT`, `C.f()`, a Javadoc `{@link C#f}` name the class too).

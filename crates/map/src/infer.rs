@@ -369,25 +369,18 @@ pub(crate) fn type_text_after_name<'s>(sig: &'s str, var: &'s str) -> Option<&'s
             return None;
         }
         let after = sig[end..].trim_start();
-        after
-            .starts_with(|c: char| c == '[' || c == '*' || c.is_alphabetic() || c == '_')
-            // Go's channel types (`chan<- T`) are no brackets.
-            .then(|| type_text(after, false))
+        (after.starts_with("...")
+            || after.starts_with(|c: char| c == '[' || c == '*' || c.is_alphabetic() || c == '_'))
+        // Go's channel types (`chan<- T`) are no brackets; `...T` is a variadic one's.
+        .then(|| type_text(after, false))
     })
 }
 
 /// The element type of a declared type: `[T; N]`, `[T]`, `&[T]` → `T`; `W<T, …>` → `T`
 /// where `W` is one of `wrappers` (the manifest's `element_types`). Else `None`.
 pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s str> {
-    // Go's slices and arrays: `[]*Require`, `[4]Hash` (the length before the type). A
-    // Rust slice `[T]` or array `[T; N]` has its type inside the brackets instead.
-    if let Some(rest) = ty.trim().strip_prefix('[')
-        && let Some(close) = rest.find(']')
-        && rest[..close].bytes().all(|b| b.is_ascii_digit())
-        && !rest[close + 1..].trim().is_empty()
-    {
-        return type_path(skip_type_prefixes(rest[close + 1..].trim_start()))
-            .filter(|p| !p.is_empty());
+    if let Some(elem) = slice_element(ty) {
+        return Some(elem);
     }
     let t = skip_type_prefixes(ty.trim());
     if let Some(inner) = t.strip_prefix('[') {
@@ -401,6 +394,45 @@ pub(crate) fn element_type<'s>(ty: &'s str, wrappers: &[String]) -> Option<&'s s
     }
     let args = t[head.len()..].trim_start().strip_prefix('<')?;
     type_path(skip_type_prefixes(args.trim_start()))
+}
+
+/// The element of a Go slice, array or variadic parameter: `[]*Require`, `[4]Hash` (the
+/// length before the type), `...Signer`. (A Rust slice `[T]` or array `[T; N]` has its
+/// type inside the brackets instead: `element_type`.)
+pub(crate) fn slice_element(ty: &str) -> Option<&str> {
+    let ty = ty.trim();
+    if let Some(rest) = ty.strip_prefix("...") {
+        return type_path(skip_type_prefixes(rest.trim_start())).filter(|p| !p.is_empty());
+    }
+    let rest = ty.strip_prefix('[')?;
+    let close = rest.find(']')?;
+    if !rest[..close].bytes().all(|b| b.is_ascii_digit()) || rest[close + 1..].trim().is_empty() {
+        return None;
+    }
+    type_path(skip_type_prefixes(rest[close + 1..].trim_start())).filter(|p| !p.is_empty())
+}
+
+/// The value an index expression indexes, when the whole text is `value[…]` and `value`
+/// is a plain path (`x.Stmt[0]`, `x.Stmt[len(x.Stmt)-1]` → `x.Stmt`).
+pub(crate) fn indexed(q: &str) -> Option<&str> {
+    let inner = q.strip_suffix(']')?;
+    let mut depth = 0usize;
+    for (i, b) in inner.bytes().enumerate().rev() {
+        match b {
+            b']' => depth += 1,
+            b'[' if depth == 0 => {
+                let base = &inner[..i];
+                let plain = !base.is_empty()
+                    && base
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
+                return plain.then_some(base);
+            }
+            b'[' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The type of the `k`-th positional field of a tuple-like constructor, read from its
@@ -692,6 +724,25 @@ mod tests {
         assert_eq!(element_type("[]*Require", &wrappers), Some("Require"));
         assert_eq!(element_type("[4]tlog.Hash", &wrappers), Some("tlog.Hash"));
         assert_eq!(element_type("[]", &wrappers), None);
+        // Go's variadic parameter is a slice; an index takes an element of a slice only.
+        assert_eq!(element_type("...Signer", &wrappers), Some("Signer"));
+        assert_eq!(slice_element("...*note.Signer"), Some("note.Signer"));
+        assert_eq!(slice_element("[]Expr"), Some("Expr"));
+        assert_eq!(slice_element("map[string]Expr"), None);
+        assert_eq!(slice_element("[Rule]"), None);
+        assert_eq!(
+            type_text_after_name(
+                "func Sign(n *Note, signers ...Signer) ([]byte, error)",
+                "signers"
+            ),
+            Some("...Signer")
+        );
+        assert_eq!(indexed("x.Stmt[0]"), Some("x.Stmt"));
+        assert_eq!(indexed("x.Stmt[len(x.Stmt)-1]"), Some("x.Stmt"));
+        assert_eq!(indexed("m[k[0]]"), Some("m"));
+        assert_eq!(indexed("f()[0]"), None);
+        assert_eq!(indexed("x.Stmt"), None);
+        assert_eq!(indexed("[0]"), None);
         assert_eq!(
             type_text_after_name("Require   []*Require", "Require"),
             Some("[]*Require")

@@ -67,6 +67,11 @@ use navmap_extract::facts::{ArgKind, Params};
 
 /// How many candidates an unresolved reference keeps.
 pub(crate) const MAX_CANDIDATES: usize = 5;
+/// How many types may implement an interface for a call through it to be linked to each
+/// implementation (`Resolver::implementations`): x/mod's `Expr` has six; an `error`-like
+/// interface, implemented by every error type of a module (x/mod has fourteen `Error`
+/// methods), would make every call of it a row of each.
+const MAX_IMPLEMENTATIONS: usize = 10;
 /// How many re-export hops an import is followed through.
 const MAX_REEXPORT_DEPTH: u8 = 4;
 /// Recursion bound for receiver typing. A call chain takes one level a link plus one for
@@ -181,6 +186,9 @@ struct FileCx<'m> {
     resolving_globs: Cell<bool>,
     /// Per callee name: whether a definition of it could type its call's result.
     returns_a_type: RefCell<HashMap<Sym, bool>>,
+    /// Per interface method: the methods of the types that implement its interface
+    /// (`structural_interfaces`, `implementations`).
+    implementations: RefCell<HashMap<Ix, std::rc::Rc<[Ix]>>>,
     reachable: OnceCell<HashSet<Ix>>,
     /// The line of the use being resolved (`NO_LINE`: none): bindings that hold only in a
     /// region (a match arm, a branch, a loop) type the uses inside it.
@@ -272,13 +280,28 @@ impl<'a> Resolver<'a> {
                 other => other,
             };
             match self.by_arity(&cx, outcome, r.args, r.kinds, r.from) {
-                Outcome::Resolved(dst, conf) => out.push(NewEdge {
-                    src: r.from,
-                    dst,
-                    kind: self.inheritance_kind(r.kind, r.from, dst),
-                    conf,
-                    line: r.line,
-                }),
+                Outcome::Resolved(dst, conf) => {
+                    out.push(NewEdge {
+                        src: r.from,
+                        dst,
+                        kind: self.inheritance_kind(r.kind, r.from, dst),
+                        conf,
+                        line: r.line,
+                    });
+                    // A call through an interface (Go: `s.ops.Lookup(…)` on a field typed
+                    // `ServerOps`) may run the method of each type that implements it.
+                    if r.kind == EdgeKind::Calls && conf != Confidence::Candidate {
+                        for &dst in self.implementations(&cx, dst).iter() {
+                            out.push(NewEdge {
+                                src: r.from,
+                                dst,
+                                kind: EdgeKind::Calls,
+                                conf: Confidence::Name,
+                                line: r.line,
+                            });
+                        }
+                    }
+                }
                 Outcome::Candidates(c) => {
                     for dst in c {
                         out.push(NewEdge {
@@ -411,6 +434,7 @@ impl<'a> Resolver<'a> {
             glob_types: RefCell::new(None),
             resolving_globs: Cell::new(false),
             returns_a_type: RefCell::new(HashMap::new()),
+            implementations: RefCell::new(HashMap::new()),
             reachable: OnceCell::new(),
             line: Cell::new(NO_LINE),
         }
@@ -1195,6 +1219,15 @@ impl<'a> Resolver<'a> {
                 None => Outcome::Drop,
             };
         }
+        // `x.Stmt[0].Span()`: an element of a typed slice (Go's `Stmt []Expr`).
+        if let Some(base) = infer::indexed(q)
+            && let Some((t, conf)) = self.element_of_value(cx, from, base, true, depth + 1)
+        {
+            return match self.member(t, name, kind, 0) {
+                Some(d) => Outcome::Resolved(d, conf),
+                None => Outcome::Drop,
+            };
+        }
         if q.contains(['(', '[', ' ', '<', '"', '\'']) {
             return Outcome::Drop;
         }
@@ -1651,7 +1684,7 @@ impl<'a> Resolver<'a> {
         // declarations say it for sure; else the local is of unknown type (candidates).
         if let Some((ctor, field)) = infer::part(type_name) {
             let ty = if ctor.is_empty() {
-                self.element_of_value(cx, b.scope, prefix, depth + 1)
+                self.element_of_value(cx, b.scope, prefix, false, depth + 1)
             } else {
                 self.field_of_constructor(cx, b.scope, prefix, ctor, field, depth + 1)
             };
@@ -1683,6 +1716,7 @@ impl<'a> Resolver<'a> {
         cx: &FileCx,
         from: Ix,
         value: &str,
+        indexed: bool,
         depth: u8,
     ) -> Option<(Ix, Confidence)> {
         let m = self.model;
@@ -1735,7 +1769,13 @@ impl<'a> Resolver<'a> {
             }
             _ => return None,
         };
-        let elem = infer::element_type(text, &lang.manifest.element_types)?;
+        // An index (`x.Stmt[0]`) takes an element of a slice or array only (Go's `[]T`,
+        // `[N]T`, `...T`): a map's or another container's index is no element of it.
+        let elem = if indexed {
+            infer::slice_element(text)?
+        } else {
+            infer::element_type(text, &lang.manifest.element_types)?
+        };
         let file = m.n(decl).file.get()?;
         let dcx;
         let dcx = if file == cx.file {
@@ -2043,6 +2083,108 @@ impl<'a> Resolver<'a> {
             }
             lines.iter().all(|l| l.contains(&base)).then_some(root)
         })
+    }
+
+    /// Where interfaces are satisfied structurally (`structural_interfaces`: Go), the
+    /// methods a call of the interface method `im` may run: for each method of its name
+    /// declared for a type of the repository (not an interface), the one whose type's
+    /// method set holds every method of the interface — its own and its embedded
+    /// interfaces' — by name: the type's methods (value and pointer receivers alike) and
+    /// those promoted from its embedded types (`member`). An interface with an unexported
+    /// method is implemented only in its own package (directory). None when the
+    /// interface embeds a type the map knows and is no interface (a constraint's), nor
+    /// when more than [`MAX_IMPLEMENTATIONS`] types implement it.
+    fn implementations(&self, cx: &FileCx, im: Ix) -> std::rc::Rc<[Ix]> {
+        let m = self.model;
+        let none = || std::rc::Rc::from(Vec::new());
+        let n = m.n(im);
+        let Some(iface) = n
+            .parent
+            .get()
+            .filter(|&p| m.n(p).kind == NodeKind::Interface)
+        else {
+            return none();
+        };
+        if n.kind != NodeKind::Method
+            || !self
+                .registry
+                .by_id(m.lang(n.lang))
+                .is_some_and(|l| l.manifest.structural_interfaces)
+        {
+            return none();
+        }
+        if let Some(known) = cx.implementations.borrow().get(&im) {
+            return known.clone();
+        }
+        let found: std::rc::Rc<[Ix]> = self.implementers(iface, im).unwrap_or_default().into();
+        cx.implementations.borrow_mut().insert(im, found.clone());
+        found
+    }
+
+    fn implementers(&self, iface: Ix, im: Ix) -> Option<Vec<Ix>> {
+        let m = self.model;
+        let i = m.n(iface);
+        let mut names = Vec::new();
+        self.interface_methods(iface, &mut names, 0)?;
+        let exported = |s: Sym| {
+            m.names
+                .str(s)
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+        };
+        let same_package = names.iter().any(|&s| !exported(s));
+        let idir = i.file.get().map(|f| m.f(f).dir());
+        let mut found: Vec<Ix> = Vec::new();
+        let mut types: Vec<Ix> = Vec::new();
+        for &d in m.defs_named(m.n(im).name) {
+            let dn = m.n(d);
+            if d == im || dn.lang != i.lang || dn.kind != NodeKind::Method {
+                continue;
+            }
+            let Some(ty) = self.enclosing_type(d) else {
+                continue;
+            };
+            if m.n(ty).kind == NodeKind::Interface || types.contains(&ty) {
+                continue;
+            }
+            if same_package && m.n(ty).file.get().map(|f| m.f(f).dir()) != idir {
+                continue;
+            }
+            let has_all = names.iter().all(|&s| {
+                self.member(ty, s, EdgeKind::Calls, 0)
+                    .is_some_and(|x| is_function_like(m.n(x).kind))
+            });
+            if has_all {
+                types.push(ty);
+                found.push(d);
+            }
+        }
+        (found.len() <= MAX_IMPLEMENTATIONS).then_some(found)
+    }
+
+    /// The names of an interface's methods, its embedded interfaces' included; `None`
+    /// when it embeds something the map does not know as an interface.
+    fn interface_methods(&self, iface: Ix, out: &mut Vec<Sym>, depth: u8) -> Option<()> {
+        let m = self.model;
+        if depth > MAX_BASE_DEPTH {
+            return None;
+        }
+        for &c in m.children_of(iface) {
+            let cn = m.n(c);
+            if cn.kind == NodeKind::Method && !out.contains(&cn.name) {
+                out.push(cn.name);
+            }
+        }
+        for e in &m.out[iface as usize] {
+            if matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements) {
+                if e.conf == Confidence::Candidate || m.n(e.other).kind != NodeKind::Interface {
+                    return None;
+                }
+                self.interface_methods(e.other, out, depth + 1)?;
+            }
+        }
+        Some(())
     }
 
     /// `ty` and the types it derives from through resolved extends/implements edges,

@@ -1680,9 +1680,11 @@ fn go_a_package_value_and_a_fields_type_type_their_receivers() {
 
 /// Go interfaces are satisfied structurally (`structural_interfaces`): a call linked for
 /// sure to an interface's method (`fd.src.Read()`, `src` a field typed `source`) may run
-/// any method of that name, so an answer about `fileSource.Read`'s uses lists it as
-/// unlinked. Before: excluded as "linked elsewhere" (x/mod's `s.ops.Lookup(…)` in
-/// `Server.ServeHTTP`, gopls's reference of `TestServer.Lookup`, was a silent miss).
+/// the method of each type that implements it: `fileSource.Read` (`name`, by its method
+/// set; see `go_a_call_through_an_interface_reaches_each_type_with_its_method_set`), so no
+/// longer an unlinked use of it. Before the method sets: listed as unlinked; before that,
+/// excluded as "linked elsewhere" (x/mod's `s.ops.Lookup(…)` in `Server.ServeHTTP`,
+/// gopls's reference of `TestServer.Lookup`, was a silent miss).
 #[test]
 fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name() {
     let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
@@ -1694,15 +1696,21 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
         .map
         .mention_check("go:web/lex.go#fileSource.Read")
         .unwrap();
+    assert!(check.unlinked.is_empty(), "{:?}", check.unlinked);
+    // A type with a method of the name but not the interface's whole method set is not
+    // linked, and the call, linked to the implementations, is provably another's (rule
+    // 1): `e.sinks[0].Write(s)` is no use of `halfSink.Write`. (`w.Write(…)` on an
+    // `http.ResponseWriter`, a type the map does not know, stays unlinked.)
+    let check = b
+        .map
+        .mention_check("go:web/sink.go#halfSink.Write")
+        .unwrap();
     let unlinked: Vec<_> = check
         .unlinked
         .iter()
         .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
         .collect();
-    assert_eq!(
-        unlinked,
-        [("web/lex.go", Some("go:web/lex.go#feeder.feed"))]
-    );
+    assert_eq!(unlinked, [("api/api.go", Some("go:api/api.go#Handler"))]);
     // The other way: a call linked to a type's method may run an interface's method of
     // that name (x/mod's `line.Comment()`, a use of `Expr.Comment` for gopls).
     // A receiver whose type has the method by embedding (`Line` embeds `Comments`) is no
@@ -1710,6 +1718,7 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
     assert_eq!(
         callers(&b, "go:web/lex.go#fileSource.Read"),
         [
+            ("go:web/lex.go#feeder.feed".to_string(), Confidence::Name),
             ("go:web/lex.go#readNamed".to_string(), Confidence::Exact),
             ("go:web/lex.go#readPath".to_string(), Confidence::Exact),
         ]
@@ -1726,6 +1735,54 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
             ("web/lex.go", Some("go:web/lex.go#readPath")),
             ("web/lex.go", Some("go:web/lex.go#readNamed")),
         ]
+    );
+}
+
+/// Go's method sets (`structural_interfaces`, `Resolver::implementations`): a call through
+/// an interface (`e.sinks[0].Write(s)`, `s.Flush()` on a `sink`) is also a `name` call of
+/// the method of each type whose method set holds every method of the interface:
+/// `bufSink` has `Write` and `Flush`; `halfSink` has `Write` only and is no `sink`.
+/// gopls lists such calls as references of each implementing method (x/mod's
+/// `s.ops.Lookup(…)` of `TestServer.Lookup`, `x.Span()` of `Line.Span`). Before: no edge.
+#[test]
+fn go_a_call_through_an_interface_reaches_each_type_with_its_method_set() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let name = |ids: &[&str]| -> Vec<(String, Confidence)> {
+        ids.iter()
+            .map(|id| (id.to_string(), Confidence::Name))
+            .collect()
+    };
+    assert_eq!(
+        callers(&b, "go:web/sink.go#bufSink.Write"),
+        name(&["go:web/sink.go#emitter.emit"])
+    );
+    assert_eq!(
+        callers(&b, "go:web/sink.go#bufSink.Flush"),
+        name(&["go:web/sink.go#flushAll", "go:web/sink.go#flushIf"])
+    );
+    assert_eq!(callers(&b, "go:web/sink.go#halfSink.Write"), []);
+}
+
+/// Receivers of an interface type that Go's syntax gives: an element of a slice field
+/// (`e.sinks[0]` with `sinks []sink`: x/mod's `x.Stmt[0].Span()`), an element of a
+/// variadic parameter ranged over (`for _, s := range sinks` with `sinks ...sink`: x/mod's
+/// `signers ...Signer`), a comma-ok type assertion (`s, ok := v.(sink)`: x/mod's
+/// `p, ok := v.Interface().(Expr)`). Before: untyped, no edge.
+#[test]
+fn go_an_index_a_variadic_element_and_a_type_assertion_type_their_receivers() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
+        ids.iter()
+            .map(|id| (id.to_string(), Confidence::Exact))
+            .collect()
+    };
+    assert_eq!(
+        callers(&b, "go:web/sink.go#sink.Write"),
+        exact(&["go:web/sink.go#emitter.emit"])
+    );
+    assert_eq!(
+        callers(&b, "go:web/sink.go#sink.Flush"),
+        exact(&["go:web/sink.go#flushAll", "go:web/sink.go#flushIf"])
     );
 }
 
