@@ -83,9 +83,11 @@ pub struct Manifest {
     #[serde(default)]
     pub implicit_receiver: bool,
     /// Interfaces are satisfied structurally (Go): no declaration says which types
-    /// implement one, so a call linked to an interface's method may run any method of that
-    /// name; answers about such a method's uses list those calls as unlinked, never as
-    /// provably something else (`crates/map/src/mentions.rs`).
+    /// implement one. The map decides it from method sets (by name): a call linked to an
+    /// interface's method is also a `name` call of each implementing type's method
+    /// (`crates/map/src/resolve.rs`, `implementations`); where none is linked, it may run
+    /// any method of that name, and answers about such a method's uses list those calls as
+    /// unlinked, never as provably something else (`crates/map/src/mentions.rs`).
     #[serde(default)]
     pub structural_interfaces: bool,
     /// Modules and classes are open namespaces: one may be reopened in any file (`class

@@ -684,6 +684,34 @@ impl Inner {
             }
         }
         if all.is_none() {
+            // Where interfaces are satisfied structurally (Go), a call of one method of an
+            // interface links to the types whose method sets hold all of its methods
+            // (`Resolver::implementations`): a method added to or removed from a type, or
+            // an interface, changes what the calls of its other methods reach. The users
+            // of every method name of a changed file whose methods changed are resolved
+            // again (a type's methods in other files of its package are not looked at).
+            let mut sibling_names: Vec<crate::model::Sym> = Vec::new();
+            for &f in &ch.files_upserted {
+                let Some(rec) = model.file(f) else { continue };
+                if !self
+                    .registry
+                    .by_id(model.lang(rec.lang))
+                    .is_some_and(|l| l.manifest.structural_interfaces)
+                {
+                    continue;
+                }
+                let methods: Vec<crate::model::Sym> = model
+                    .file_nodes(f)
+                    .into_iter()
+                    .map(|n| model.n(n))
+                    .filter(|n| n.kind == NodeKind::Method)
+                    .map(|n| n.name)
+                    .collect();
+                if methods.iter().any(|s| ch.changed_names.contains(s)) {
+                    sibling_names.extend(methods);
+                }
+            }
+            ch.changed_names.extend(sibling_names);
             // A partly loaded model has the users of a name only once they are loaded.
             let names: Vec<String> = ch
                 .changed_names

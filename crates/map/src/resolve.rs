@@ -1643,6 +1643,16 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .filter(|b| b.scope == c && m.text(b.name) == q)
             {
+                // A local is not in scope in its own declaration (`note, err :=
+                // note.Open(…)`: that `note` is still the package); a parameter, bound on
+                // its function's name line, is in a one-line body.
+                if b.until == NO_LINE
+                    && line != NO_LINE
+                    && b.line == line
+                    && line > m.n(c).name_line
+                {
+                    continue;
+                }
                 if b.until == NO_LINE {
                     whole = whole.or(Some(b));
                 } else if line != NO_LINE
@@ -1696,9 +1706,13 @@ impl<'a> Resolver<'a> {
                 },
             );
         }
+        // What the binding's type names is read where it is declared (`note, err :=
+        // note.Open(…)`: `note.Open` is the package's there, not the local's again).
+        let at = cx.line.replace(b.line);
         let ty = self
             .resolve_type_parts(cx, b.scope, prefix, type_name, depth + 1)
             .or_else(|| self.returned_type(cx, b.scope, prefix, type_name, depth + 1));
+        cx.line.set(at);
         Some(match ty {
             Some((t, conf)) => match self.member(t, name, kind, 0) {
                 Some(d) => Outcome::Resolved(d, conf),

@@ -1786,6 +1786,28 @@ fn go_an_index_a_variadic_element_and_a_type_assertion_type_their_receivers() {
     );
 }
 
+/// A Go local is not in scope in its own declaration: in `store := store.New(…)` the
+/// `store` of the right-hand side is the imported package (x/mod's `note, err :=
+/// note.Open(…)`), and the local it declares types the uses after it (`store.Get(key)`).
+/// Before: the call was taken for a method of the local (no edge), and the binding's
+/// type, read through itself, typed nothing.
+#[test]
+fn go_a_local_is_not_in_scope_in_its_own_declaration() {
+    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    assert!(
+        callers(&b, "go:store/store.go#New")
+            .contains(&("go:api/fresh.go#Known".to_string(), Confidence::Import)),
+        "{:?}",
+        callers(&b, "go:store/store.go#New")
+    );
+    assert!(
+        callers(&b, "go:store/store.go#SessionStore.Get")
+            .contains(&("go:api/fresh.go#Known".to_string(), Confidence::Import)),
+        "{:?}",
+        callers(&b, "go:store/store.go#SessionStore.Get")
+    );
+}
+
 /// Scope wins over a global name match: a bare call of a parameter (a pytest fixture
 /// parameter named like the conftest fixture, a Rust closure parameter named like a
 /// function of the module) is never linked for sure; the fixture parameter passed on as a
@@ -2306,6 +2328,72 @@ fn an_incremental_cli_rebuild_leaves_the_map_a_full_rebuild_makes() {
             "main → {t}: {main:?}"
         );
     }
+}
+
+/// Go: a method added to a type makes it implement an interface, and the calls of the
+/// interface's *other* methods reach it (`Resolver::implementations`): the incremental
+/// rebuild resolves again the users of every method name of a changed file whose
+/// methods changed, and leaves the map a full rebuild makes (before: `Use`, a user of
+/// `Write` only, kept no edge to `Buf.Write` after `Flush` was added).
+#[test]
+fn go_an_incremental_rebuild_follows_a_changed_method_set() {
+    let registry = Arc::new(navmap_grammars::registry());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let sink = "package a\n\ntype Sink interface {\n\tWrite(s string)\n\tFlush()\n}\n\ntype Buf struct{}\n\nfunc (b *Buf) Write(s string) {}\n";
+    for (p, text) in [
+        ("go.mod", "module example.com/m\n\ngo 1.21\n"),
+        ("a/a.go", sink),
+        (
+            "b/b.go",
+            "package b\n\nimport \"example.com/m/a\"\n\nfunc Use(s a.Sink) {\n\ts.Write(\"x\")\n}\n",
+        ),
+    ] {
+        let abs = root.join(p);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    }
+    let config = |db: &str, rebuild_only: bool| {
+        let mut c = MapConfig::new(&root);
+        c.db_path = Some(root.join(".navmap").join(db));
+        c.derive_eagerly = false;
+        c.rebuild_only = rebuild_only;
+        c
+    };
+    let writes = |map: &Map| -> Vec<String> {
+        map.neighbors("go:a/a.go#Buf.Write", Direction::In, None, 1, 50)
+            .unwrap()
+            .neighbors
+            .into_iter()
+            .filter(|n| n.edge == EdgeKind::Calls)
+            .map(|n| n.node.id)
+            .collect()
+    };
+    {
+        let (map, _) = Map::open(config("map.db", false), registry.clone()).unwrap();
+        map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+        assert!(writes(&map).is_empty(), "{:?}", writes(&map));
+    }
+    std::fs::write(
+        root.join("a/a.go"),
+        format!("{sink}\nfunc (b *Buf) Flush() {{}}\n"),
+    )
+    .unwrap();
+    let (incremental, _) = Map::open(config("map.db", true), registry.clone()).unwrap();
+    incremental
+        .rebuild(RebuildOptions::default(), &|_| {})
+        .unwrap();
+    drop(incremental);
+    let (full, _) = Map::open(config("full.db", false), registry.clone()).unwrap();
+    full.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    let (reopened, _) = Map::open(config("map.db", false), registry).unwrap();
+    assert_eq!(writes(&full), ["go:b/b.go#Use"]);
+    assert_eq!(writes(&reopened), writes(&full));
+    let (a, b) = (map_dump(&reopened), map_dump(&full));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x, y, "incremental (left) and full (right) differ");
+    }
+    assert_eq!(a.len(), b.len());
 }
 
 /// The in-edges of `id` that are `references` from a resolved use: (source, confidence).
