@@ -1098,16 +1098,7 @@ fn a_file_that_is_not_the_map_is_never_overwritten() {
 fn full_and_scoped_rebuilds() {
     let fx = Fixture::new(&shop());
     fx.rebuild();
-    let full = fx
-        .map
-        .rebuild(
-            RebuildOptions {
-                paths: None,
-                full: true,
-            },
-            &|_| {},
-        )
-        .unwrap();
+    let full = rebuild_from_scratch(&fx.map);
     assert_eq!(full.files_indexed, 8);
     assert_eq!(full.generation, 2);
     // Scoped: a change outside the scope is not seen; a deletion inside is.
@@ -1697,6 +1688,29 @@ impl Fixture {
             .unwrap()
             .0
     }
+
+    /// Another process edits `store` and rebuilds the database from scratch (what
+    /// `navmap rebuild --full` in a shell does): the fixture's own map writes it, so every
+    /// other map opened before holds another build than the database's.
+    fn another_process_rebuilds_from_scratch(&self) {
+        self.write(
+            "store",
+            "def class SessionStore\ndef method SessionStore.get\nref SessionStore.get calls fetch\n",
+        );
+        rebuild_from_scratch(&self.map);
+    }
+}
+
+/// `map_rebuild {full: true}`.
+fn rebuild_from_scratch(map: &Map) -> RebuildSummary {
+    map.rebuild(
+        RebuildOptions {
+            full: true,
+            ..Default::default()
+        },
+        &|_| {},
+    )
+    .unwrap()
 }
 
 /// Every answer about uses a map gives: the mention check and the callee check of every
@@ -1769,14 +1783,7 @@ fn uses_read_from_the_database_answer_as_held_ones() {
     assert_eq!(uses_answers(&lazy), uses_answers(&held));
 
     // From scratch.
-    lazy.rebuild(
-        RebuildOptions {
-            full: true,
-            ..Default::default()
-        },
-        &|_| {},
-    )
-    .unwrap();
+    rebuild_from_scratch(&lazy);
     assert_eq!(uses_held(&lazy).0, 0);
     assert_eq!(uses_answers(&lazy), uses_answers(&fx.reopen().0));
 }
@@ -1791,19 +1798,7 @@ fn a_rebuild_after_another_process_rebuilt_the_map_starts_from_scratch() {
     fx.rebuild();
     let (held, _) = fx.reopen();
     let before = held.status().unwrap().generation;
-    fx.write(
-        "store",
-        "def class SessionStore\ndef method SessionStore.get\nref SessionStore.get calls fetch\n",
-    );
-    fx.map
-        .rebuild(
-            RebuildOptions {
-                full: true,
-                ..Default::default()
-            },
-            &|_| {},
-        )
-        .unwrap();
+    fx.another_process_rebuilds_from_scratch();
     let theirs = fx.map.status().unwrap().generation;
     assert!(theirs > before);
     let summary = held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
@@ -1825,19 +1820,7 @@ fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
     let lazy = fx.open_uses_on_demand();
     let get = fx.id("store", "SessionStore.get");
     assert!(lazy.mention_check(&get).is_ok());
-    fx.write(
-        "store",
-        "def class SessionStore\ndef method SessionStore.get\nref SessionStore.get calls fetch\n",
-    );
-    fx.map
-        .rebuild(
-            RebuildOptions {
-                full: true,
-                ..Default::default()
-            },
-            &|_| {},
-        )
-        .unwrap();
+    fx.another_process_rebuilds_from_scratch();
     for answer in [lazy.mention_check(&get), lazy.callee_check(&get)] {
         assert!(matches!(answer, Err(MapError::Unreadable(_))), "{answer:?}");
     }
