@@ -387,6 +387,16 @@ fn built_map(root: &Path) -> Map {
     map
 }
 
+/// The fixture of one language directory (`fixtures/<dir>`), built.
+fn build_fixture(dir: &str) -> Built {
+    build(CASES.iter().find(|c| c.dir == dir).unwrap())
+}
+
+/// Callers as `callers` gives them, all at one tier.
+fn at_tier(conf: Confidence, ids: &[&str]) -> Vec<(String, Confidence)> {
+    ids.iter().map(|id| (id.to_string(), conf)).collect()
+}
+
 fn build(case: &Case) -> Built {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixtures_dir().join(case.dir), dir.path());
@@ -1159,7 +1169,7 @@ fn a_recursive_function_is_its_own_caller() {
 // ---- issue 17: overload groups and object-literal members (TypeScript fixture) ----------
 
 fn ts_fixture_map() -> Built {
-    build(CASES.iter().find(|c| c.dir == "ts").unwrap())
+    build_fixture("ts")
 }
 
 /// The calls into `id`, as `(caller, confidence)`.
@@ -1308,7 +1318,7 @@ fn ts_an_object_literal_method_is_not_a_name_in_scope() {
 /// (before: parsed as C, `Status` was no class and the header's nodes were `c:` ones).
 #[test]
 fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
-    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let b = build_fixture("cpp");
     let status = "cpp:include/status.h#shop.Status";
     assert_eq!(b.map.node(status).unwrap().kind, NodeKind::Class);
     assert!(b.map.node("c:include/status.h").is_err());
@@ -1336,7 +1346,7 @@ fn cpp_a_dot_h_header_with_cpp_syntax_is_parsed_as_cpp() {
 /// read from the top level only.
 #[test]
 fn cpp_a_qualified_call_is_relative_to_the_enclosing_namespaces() {
-    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let b = build_fixture("cpp");
     assert_eq!(
         callers(&b, "cpp:include/handle.h#shop.internal.Slots.Count"),
         [(
@@ -1390,7 +1400,7 @@ fn calls_in(b: &Built, id: &str) -> Vec<(String, Confidence, bool)> {
 /// use of the field. Before: every overload a candidate (issue 17, ninth round).
 #[test]
 fn cpp_a_delegating_constructor_calls_the_overload_its_arguments_fit() {
-    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let b = build_fixture("cpp");
     let ctor = "cpp:include/handle.h#shop.Handle.Handle";
     let one_arg = format!("{ctor}~2");
     let new = "cpp:include/handle.h#shop.Handle.New";
@@ -1420,7 +1430,7 @@ fn cpp_a_delegating_constructor_calls_the_overload_its_arguments_fit() {
 /// candidate of all five, `Get` and `p.Get` exact calls of the first `Get`.
 #[test]
 fn cpp_overloads_are_chosen_by_their_number_of_arguments() {
-    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let b = build_fixture("cpp");
     let ctor = |n: u32| match n {
         1 => "cpp:include/handle.h#shop.Persistent.Persistent".to_string(),
         n => format!("cpp:include/handle.h#shop.Persistent.Persistent~{n}"),
@@ -1456,7 +1466,7 @@ fn cpp_overloads_are_chosen_by_their_number_of_arguments() {
 /// (the count alone): every delegation a candidate of all that take its number.
 #[test]
 fn cpp_overloads_are_chosen_by_their_arguments_kinds() {
-    let b = build(CASES.iter().find(|c| c.dir == "cpp").unwrap());
+    let b = build_fixture("cpp");
     let ctor = |n: u32| match n {
         1 => "cpp:include/handle.h#gc.Member.Member".to_string(),
         n => format!("cpp:include/handle.h#gc.Member.Member~{n}"),
@@ -1482,7 +1492,7 @@ fn cpp_overloads_are_chosen_by_their_arguments_kinds() {
 /// arity alone, the call of two a candidate of both.
 #[test]
 fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let file = "java:src/main/java/com/example/shop/util/Checks.java";
     let check = |n: u32| match n {
         1 => format!("{file}#Checks.checkArgument"),
@@ -1521,7 +1531,7 @@ fn java_an_overloaded_method_is_chosen_by_its_number_of_arguments() {
 /// candidate of each overload. Before: a candidate of every overload of the count.
 #[test]
 fn java_overloads_of_one_arity_are_chosen_by_their_arguments_kinds() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let file = "java:src/main/java/com/example/shop/util/Lookup.java";
     let id = |m: &str| format!("{file}#Lookup.{m}");
     let exact = |m: &str| (id(m), Confidence::Exact, true);
@@ -1562,7 +1572,7 @@ fn java_overloads_of_one_arity_are_chosen_by_their_arguments_kinds() {
 /// import (protobuf's generated builders), is an `implements` edge (before: none).
 #[test]
 fn java_a_fully_qualified_generic_interface_is_implemented() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let builder = "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder";
     let bases: Vec<(String, EdgeKind)> = b
         .edges(builder, Direction::Out)
@@ -1584,7 +1594,7 @@ fn java_a_fully_qualified_generic_interface_is_implemented() {
 /// `Context.Next` by the type the function's signature returns (before: no edge).
 #[test]
 fn go_a_receiver_made_by_a_constructor_function_is_typed_by_its_return() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let b = build_fixture("go");
     let next = "go:web/context.go#Context.Next";
     let serve = [("go:web/context.go#Serve".to_string(), Confidence::Exact)];
     assert_eq!(callers(&b, next), serve);
@@ -1601,7 +1611,7 @@ fn go_a_receiver_made_by_a_constructor_function_is_typed_by_its_return() {
 /// the local, no use of a function.
 #[test]
 fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let b = build_fixture("go");
     let refs = |id: &str| {
         let mut got: Vec<(String, Confidence)> = b
             .edges(id, Direction::In)
@@ -1612,11 +1622,7 @@ fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
         got.sort();
         got
     };
-    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
-        ids.iter()
-            .map(|id| (id.to_string(), Confidence::Exact))
-            .collect()
-    };
+    let exact = |ids: &[&str]| at_tier(Confidence::Exact, ids);
     assert_eq!(
         refs("go:web/lex.go#lexNumber"),
         exact(&[
@@ -1651,12 +1657,8 @@ fn go_a_function_returned_or_listed_as_a_value_is_a_use_of_it() {
 /// `resetAll` (the last two candidates).
 #[test]
 fn go_a_package_value_and_a_fields_type_type_their_receivers() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
-    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
-        ids.iter()
-            .map(|id| (id.to_string(), Confidence::Exact))
-            .collect()
-    };
+    let b = build_fixture("go");
+    let exact = |ids: &[&str]| at_tier(Confidence::Exact, ids);
     // From another file, `top` is found by the repository's name (`name`; a package's
     // scope across its files is not modelled), the call through it with that confidence.
     let mut push = exact(&[
@@ -1687,7 +1689,7 @@ fn go_a_package_value_and_a_fields_type_type_their_receivers() {
 /// gopls's reference of `TestServer.Lookup`, was a silent miss).
 #[test]
 fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let b = build_fixture("go");
     assert_eq!(
         callers(&b, "go:web/lex.go#source.Read"),
         [("go:web/lex.go#feeder.feed".to_string(), Confidence::Exact)]
@@ -1746,12 +1748,8 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
 /// `s.ops.Lookup(…)` of `TestServer.Lookup`, `x.Span()` of `Line.Span`). Before: no edge.
 #[test]
 fn go_a_call_through_an_interface_reaches_each_type_with_its_method_set() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
-    let name = |ids: &[&str]| -> Vec<(String, Confidence)> {
-        ids.iter()
-            .map(|id| (id.to_string(), Confidence::Name))
-            .collect()
-    };
+    let b = build_fixture("go");
+    let name = |ids: &[&str]| at_tier(Confidence::Name, ids);
     assert_eq!(
         callers(&b, "go:web/sink.go#bufSink.Write"),
         name(&["go:web/sink.go#emitter.emit"])
@@ -1770,12 +1768,8 @@ fn go_a_call_through_an_interface_reaches_each_type_with_its_method_set() {
 /// `p, ok := v.Interface().(Expr)`). Before: untyped, no edge.
 #[test]
 fn go_an_index_a_variadic_element_and_a_type_assertion_type_their_receivers() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
-    let exact = |ids: &[&str]| -> Vec<(String, Confidence)> {
-        ids.iter()
-            .map(|id| (id.to_string(), Confidence::Exact))
-            .collect()
-    };
+    let b = build_fixture("go");
+    let exact = |ids: &[&str]| at_tier(Confidence::Exact, ids);
     assert_eq!(
         callers(&b, "go:web/sink.go#sink.Write"),
         exact(&["go:web/sink.go#emitter.emit"])
@@ -1793,7 +1787,7 @@ fn go_an_index_a_variadic_element_and_a_type_assertion_type_their_receivers() {
 /// type, read through itself, typed nothing.
 #[test]
 fn go_a_local_is_not_in_scope_in_its_own_declaration() {
-    let b = build(CASES.iter().find(|c| c.dir == "go").unwrap());
+    let b = build_fixture("go");
     assert!(
         callers(&b, "go:store/store.go#New")
             .contains(&("go:api/fresh.go#Known".to_string(), Confidence::Import)),
@@ -2027,7 +2021,7 @@ fn bases(b: &Built, id: &str) -> Vec<(String, EdgeKind)> {
 /// edge whose functions are the class's members (before: no edge).
 #[test]
 fn rb_reopened_classes_nested_modules_and_mixins_are_one_hierarchy() {
-    let b = build(CASES.iter().find(|c| c.dir == "rb").unwrap());
+    let b = build_fixture("rb");
     let store = "rb:lib/shop/session_store.rb#Shop.SessionStore";
     let reopened = "rb:test/test_helper.rb#Shop.SessionStore";
     let loggable = "rb:lib/shop/util/loggable.rb#Shop.Util.Loggable";
@@ -2077,7 +2071,7 @@ fn rb_reopened_classes_nested_modules_and_mixins_are_one_hierarchy() {
 /// name, so bare calls between the parts reach the members of either file.
 #[test]
 fn cs_a_partial_class_is_one_node_whose_parts_call_each_other() {
-    let b = build(CASES.iter().find(|c| c.dir == "cs").unwrap());
+    let b = build_fixture("cs");
     let classes: Vec<String> = b
         .map
         .nodes_in_file("Store/Item.cs")
@@ -2132,7 +2126,7 @@ fn cs_a_partial_class_is_one_node_whose_parts_call_each_other() {
 /// extension declared for that type (before: no edge, 3 of 217 linked in OkHttp).
 #[test]
 fn kt_calls_of_extension_functions_are_linked() {
-    let b = build(CASES.iter().find(|c| c.dir == "kt").unwrap());
+    let b = build_fixture("kt");
     let urls = "kt:src/main/kotlin/com/example/shop/util/Urls.kt";
     let links = "kt:src/main/kotlin/com/example/shop/api/Links.kt";
     assert_eq!(
@@ -2154,7 +2148,7 @@ fn kt_calls_of_extension_functions_are_linked() {
 /// `$this->log()` reaches the trait's method.
 #[test]
 fn php_imports_without_a_psr4_entry_match_declared_namespaces_at_the_name_tier() {
-    let b = build(CASES.iter().find(|c| c.dir == "php").unwrap());
+    let b = build_fixture("php");
     let plugin = "php:plugin/shop-audit.php";
     let audit_log = "php:plugin/src/Audit/AuditLog.php#AuditLog";
     let loggable = "php:plugin/src/Concerns/Loggable.php#Loggable";
@@ -2410,7 +2404,7 @@ fn value_users(b: &Built, id: &str) -> Vec<(String, Confidence)> {
 /// `exact` (before: an unlinked mention only).
 #[test]
 fn py_a_nested_function_returned_as_a_value_is_used_by_its_encloser() {
-    let b = build(CASES.iter().find(|c| c.dir == "py").unwrap());
+    let b = build_fixture("py");
     let users = value_users(&b, "py:tests/conftest.py#make_store.make");
     assert!(
         users.contains(&("py:tests/conftest.py#make_store".into(), Confidence::Exact)),
@@ -2447,7 +2441,7 @@ fn a_function_in_a_table_is_used_through_the_import_of_its_module() {
         ),
     ];
     for (dir, user, ids) in cases {
-        let b = build(CASES.iter().find(|c| c.dir == dir).unwrap());
+        let b = build_fixture(dir);
         for id in ids {
             let users = value_users(&b, id);
             assert!(
@@ -2463,7 +2457,7 @@ fn a_function_in_a_table_is_used_through_the_import_of_its_module() {
 /// a use of it (before: only an `implements` base was followed down the package path).
 #[test]
 fn java_a_fully_qualified_class_is_used_where_it_is_named() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let session = "java:src/main/java/com/example/shop/base/Session.java#Session";
     let users: Vec<String> = b
         .edges(session, Direction::In)
@@ -2496,7 +2490,7 @@ fn references_in(b: &Built, id: &str) -> Vec<(String, Confidence)> {
 /// there was no use (29 silent sites of `OptionFormatter` on commons-cli).
 #[test]
 fn java_a_class_named_before_its_member_is_a_use_of_the_class() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let strip = "java:src/main/java/com/example/shop/api/Api.java#Api.stripPrefix".to_string();
     for class in [
         "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore",
@@ -2517,7 +2511,7 @@ fn java_a_class_named_before_its_member_is_a_use_of_the_class() {
 /// AlreadySelectedException`, `{@link OptionFormatter.Builder}` were silent misses).
 #[test]
 fn java_javadoc_links_are_uses_of_what_they_name() {
-    let b = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let b = build_fixture("java");
     let api = "java:src/main/java/com/example/shop/api/Api.java#Api".to_string();
     let store = "java:src/main/java/com/example/shop/store/SessionStore.java#SessionStore";
     let refresh = format!("{store}.refresh");
@@ -2546,7 +2540,7 @@ fn java_a_builder_chain_calls_each_link_on_the_type_the_previous_returns() {
         ),
     ]);
     // The fixture's shape, from a construction: `new …SessionBuilder().id(key).id(…).build()`.
-    let fixture = build(CASES.iter().find(|c| c.dir == "java").unwrap());
+    let fixture = build_fixture("java");
     let build =
         "java:src/main/java/com/example/shop/session/SessionBuilder.java#SessionBuilder.build";
     let session = "java:src/main/java/com/example/shop/api/Api.java#Api.session";
