@@ -66,6 +66,24 @@ enum Outcome {
     Unreadable,
 }
 
+/// The process's resident and peak resident memory (`VmRSS`, `VmHWM`) in MB, as
+/// "rss/peak", for the phase timings at debug level; empty where `/proc` has none.
+pub(crate) fn memory_mb() -> String {
+    if !tracing::enabled!(tracing::Level::DEBUG) {
+        return String::new();
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map(|k| format!("{:.1}", k / 1024.0))
+            .unwrap_or_default()
+    };
+    format!("{}/{}", kb("VmRSS:"), kb("VmHWM:"))
+}
+
 fn now_ns() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -375,6 +393,7 @@ impl Inner {
         })?;
         write_rows(&mut db, &model, &mut ch)?;
         tracing::debug!(
+            mem = memory_mb(),
             ms = t.elapsed().as_secs_f64() * 1e3,
             consumer_ms = consumer.as_secs_f64() * 1e3,
             "extract + apply + rows"
@@ -410,6 +429,7 @@ impl Inner {
         )?;
         summary.files_resolved = resolved.resolved;
         drop(db);
+
         if self.uses.is_some() {
             model.put_uses_on_disk();
         }
@@ -739,6 +759,7 @@ impl Inner {
         tracing::debug!(
             ms = t.elapsed().as_secs_f64() * 1e3,
             files = order.len(),
+            mem = memory_mb(),
             "import targets"
         );
         let t = Instant::now();
@@ -776,12 +797,18 @@ impl Inner {
                     break edges;
                 }
             };
-            for (f, es) in edges {
-                model.clear_file_edges(f, |k| pass.owns(k));
-                for e in es {
-                    model.add_edge(e.src, e.dst, e.kind, e.conf, e.line);
-                }
+            // Each file's edges of the pass cleared, then the new ones added in order:
+            // the same lists as clearing and adding file by file (a file's clearing
+            // touches only edges out of its own nodes), without a list per node edited.
+            for (f, _) in &edges {
+                model.clear_file_edges(*f, |k| pass.owns(k));
             }
+            model.add_edges(|| {
+                edges
+                    .iter()
+                    .flat_map(|(_, es)| es.iter().map(|e| (e.src, e.dst, e.kind, e.conf, e.line)))
+            });
+            drop(edges);
         }
         let edges_changed = order
             .iter()
@@ -790,6 +817,7 @@ impl Inner {
         tracing::debug!(
             ms = t.elapsed().as_secs_f64() * 1e3,
             edges_changed,
+            mem = memory_mb(),
             "resolve"
         );
         let t = Instant::now();
@@ -884,7 +912,11 @@ impl Inner {
         meta.counts = Some(counts);
         tx.commit()?;
         db.checkpoint();
-        tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, "orphans + sqlite");
+        tracing::debug!(
+            ms = t.elapsed().as_secs_f64() * 1e3,
+            mem = memory_mb(),
+            "orphans + sqlite"
+        );
         Ok(finished)
     }
 }
@@ -1101,7 +1133,13 @@ fn write_rows(db: &mut Db, model: &Model, ch: &mut Changes) -> Result<()> {
     let tx = db.transaction()?;
     write_rows_tx(&tx, model, ch)?;
     tx.commit()?;
-    tracing::debug!(ms = t.elapsed().as_secs_f64() * 1e3, files, nodes, "rows");
+    tracing::debug!(
+        ms = t.elapsed().as_secs_f64() * 1e3,
+        files,
+        nodes,
+        mem = memory_mb(),
+        "rows"
+    );
     Ok(())
 }
 

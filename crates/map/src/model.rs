@@ -861,6 +861,31 @@ impl Model {
         );
     }
 
+    /// Adds edges in the order `edges` gives them, as [`Model::add_edge`] one by one would,
+    /// but a cold build's many at once straight into the adjacency arrays
+    /// ([`Rows::push_all`]: no list per node in an overlay). `edges` is called twice, once
+    /// for each direction, so that only one direction's list is held at a time.
+    pub fn add_edges<I>(&mut self, edges: impl Fn() -> I)
+    where
+        I: Iterator<Item = (Ix, Ix, EdgeKind, Confidence, u32)>,
+    {
+        let edge = |other, kind, conf, line| Edge {
+            other,
+            kind,
+            conf,
+            line,
+        };
+        let out: Vec<(Ix, Edge)> = edges()
+            .map(|(s, d, k, c, l)| (s, edge(d, k, c, l)))
+            .collect();
+        self.out.push_all(&out);
+        drop(out);
+        let inc: Vec<(Ix, Edge)> = edges()
+            .map(|(s, d, k, c, l)| (d, edge(s, k, c, l)))
+            .collect();
+        self.inc.push_all(&inc);
+    }
+
     /// Drops the outgoing edges of a file's nodes whose kind `drop` selects.
     pub fn clear_file_edges(&mut self, file: Ix, drop: impl Fn(EdgeKind) -> bool) {
         let srcs: HashSet<Ix> = self.file_nodes(file).into_iter().collect();
