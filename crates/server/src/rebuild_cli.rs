@@ -20,6 +20,7 @@ pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, Exit
     // Nothing changed: said from SQLite without loading the map (issue 19's no-op re-index).
     // Otherwise the rebuild reads the walk that check made rather than walking again.
     let ctx = if full {
+        crate::memory::for_a_build();
         root.full_rebuild_context()?
     } else {
         let pre = root.precheck();
@@ -30,6 +31,7 @@ pub(crate) async fn rebuild(root: RootArgs, full: bool) -> Result<ExitCode, Exit
             );
             return Ok(ExitCode::SUCCESS);
         }
+        crate::memory::for_a_build();
         root.rebuild_context(pre.walk)?
     };
     let bar = ProgressBar::new(100);
