@@ -385,6 +385,7 @@ impl Inner {
                 pending += 1;
                 if pending >= FILES_PER_TRANSACTION {
                     write_rows(&mut db, &model, &mut ch)?;
+                    model.freeze_lists();
                     pending = 0;
                 }
             }

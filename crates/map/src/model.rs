@@ -1119,6 +1119,17 @@ impl Model {
         self.children.freeze();
     }
 
+    /// Folds every list's overlay into its arrays (a fresh build, between its transactions:
+    /// the lists its files touched since are held once, not beside their frozen copies).
+    pub fn freeze_lists(&mut self) {
+        self.out.freeze();
+        self.inc.freeze();
+        self.children.freeze();
+        self.by_name.freeze();
+        self.users_by_name.freeze();
+        self.mentioners_by_name.freeze();
+    }
+
     /// After a build: folds the edge lists it edited into the compact arrays when they
     /// are many (a cold or full build), not for the few lists of a one-file change.
     pub fn settle_edges(&mut self) {
