@@ -35,6 +35,9 @@ use crate::{Inner, NodeKind, State};
 /// Files per SQLite transaction in a fresh build: small enough that writing overlaps
 /// with extraction instead of trailing it.
 const FILES_PER_TRANSACTION: usize = 256;
+/// Files applied between two folds of the model's list overlays in a fresh build
+/// ([`Model::freeze_lists`]).
+const FILES_PER_FREEZE: usize = 64;
 /// A file modified this recently is re-hashed on the next rebuild even when its size and
 /// mtime look unchanged (a write within the same mtime tick would otherwise be missed).
 const RACY_NS: i64 = 2_000_000_000;
@@ -383,9 +386,11 @@ impl Inner {
                 }
                 apply::apply_file(&mut model, u, &mut ch);
                 pending += 1;
+                if pending % FILES_PER_FREEZE == 0 {
+                    model.freeze_lists();
+                }
                 if pending >= FILES_PER_TRANSACTION {
                     write_rows(&mut db, &model, &mut ch)?;
-                    model.freeze_lists();
                     pending = 0;
                 }
             }
