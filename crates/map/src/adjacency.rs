@@ -97,10 +97,9 @@ impl<T: Copy> Rows<T> {
         }
         start.push(at);
         let mut edges = vec![items[0].1; at as usize];
-        for i in 0..old {
+        for (i, &a) in start.iter().take(old).enumerate() {
             let list = self.frozen(i);
-            let a = start[i] as usize;
-            edges[a..a + list.len()].copy_from_slice(list);
+            edges[a as usize..a as usize + list.len()].copy_from_slice(list);
         }
         for &(ix, e) in items {
             let c = &mut cursor[ix as usize];

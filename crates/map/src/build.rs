@@ -386,7 +386,7 @@ impl Inner {
                 }
                 apply::apply_file(&mut model, u, &mut ch);
                 pending += 1;
-                if pending % FILES_PER_FREEZE == 0 {
+                if pending.is_multiple_of(FILES_PER_FREEZE) {
                     model.freeze_lists();
                 }
                 if pending >= FILES_PER_TRANSACTION {
