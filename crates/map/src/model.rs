@@ -1105,18 +1105,13 @@ impl Model {
     /// of each, after a load), and folds the edges into their compact arrays.
     pub fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
-        self.out.freeze();
-        self.inc.freeze();
         self.files.shrink_to_fit();
         self.names.shrink_to_fit();
         self.texts.shrink_to_fit();
         self.externals_by_name.shrink_to_fit();
         self.arity.shrink_to_fit();
         self.params.shrink_to_fit();
-        self.by_name.freeze();
-        self.users_by_name.freeze();
-        self.mentioners_by_name.freeze();
-        self.children.freeze();
+        self.freeze_lists();
     }
 
     /// Folds every list's overlay into its arrays (a fresh build, between its transactions:
