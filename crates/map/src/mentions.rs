@@ -100,6 +100,26 @@ impl State {
         }
     }
 
+    /// Whether `ty` embeds a type that no sure edge resolved (`struct { *bufio.Writer }`:
+    /// a type outside the repository), so that its method set holds methods the map does
+    /// not know.
+    fn embeds_unknown(&self, reader: Option<&UsesReader>, ty: Ix) -> crate::error::Result<bool> {
+        let m = &self.model;
+        let Some(file) = m.n(ty).file.get() else {
+            return Ok(false);
+        };
+        let uses = self.uses(reader, file, UsesOf::From(ty))?;
+        Ok(uses.refs.iter().any(|r| {
+            r.kind == EdgeKind::Extends
+                && !m.out[ty as usize].iter().any(|e| {
+                    matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements)
+                        && e.conf != Confidence::Candidate
+                        && e.line == r.line
+                        && m.n(e.other).name == r.name
+                })
+        }))
+    }
+
     /// The mentions of `id`'s name that no edge links to it and no rule excludes, with
     /// the counts of linked and excluded ones. File and module nodes have no mentions to
     /// check (their uses are imports by path). `reader` reads the files whose references
@@ -144,12 +164,18 @@ impl State {
         // from an embedded type (`Line` embeds `Comments`): rule 2 proves nothing then.
         let mut subtypes = subtypes;
         let mut any_receiver = false;
+        // Whether the target's type may hold methods the map cannot see: one promoted from
+        // an embedded type outside the repository (`struct { *bufio.Writer }`). The map's
+        // method sets (`Resolver::implementers`) then cannot rule the type out of an
+        // interface, so a call through one is not proof of another definition (rule 1).
+        let mut open_method_set = false;
         if let Some(o) = owner
             && t.file
                 .get()
                 .is_some_and(|f| structural(m.lang(m.f(f).lang)))
         {
             let of_interface = m.n(o).kind == NodeKind::Interface;
+            open_method_set = !of_interface && self.embeds_unknown(reader, o)?;
             any_receiver = of_interface;
             for &d in m.defs_named(sym) {
                 if let Some(p) = m.n(d).parent.get()
@@ -173,7 +199,7 @@ impl State {
             // Rule 1: (enclosing, qualifier) pairs whose use resolved to another definition.
             let elsewhere: HashSet<(Ix, Option<&str>)> = occurrences
                 .iter()
-                .filter(|o| linked_elsewhere(m, o, sym, target, &bases))
+                .filter(|o| linked_elsewhere(m, o, sym, target, &bases, open_method_set))
                 .map(|o| (o.from, o.qualifier))
                 .collect();
             for o in &occurrences {
@@ -308,17 +334,35 @@ fn import_elsewhere(m: &Model, fix: Ix, to: &Target, sym: Sym) -> bool {
 /// name in the same file, `f` and `f~2`: a function defined in each branch of an `#if`)
 /// is not another definition: which one the use reaches is the build's choice; nor is a
 /// member of one of `bases` (the types the target's type derives from), which the use may
-/// reach by dispatch.
-fn linked_elsewhere(m: &Model, o: &Occurrence, sym: Sym, target: Ix, bases: &HashSet<Ix>) -> bool {
+/// reach by dispatch. Where the target's type has an open method set (`open`: it embeds a
+/// type the map does not know), a use linked to a member of one of `bases` (a call through
+/// an interface) may reach the target whatever else it is linked to: the map's list of the
+/// interface's implementers could not hold the target's type.
+fn linked_elsewhere(
+    m: &Model,
+    o: &Occurrence,
+    sym: Sym,
+    target: Ix,
+    bases: &HashSet<Ix>,
+    open: bool,
+) -> bool {
     let t = m.n(target);
-    m.out[o.from as usize].iter().any(|e| {
+    let sure_here = |e: &&crate::model::Edge| {
+        e.line == o.line && e.conf != Confidence::Candidate && m.n(e.other).name == sym
+    };
+    let of_a_base = |e: &&crate::model::Edge| {
+        m.n(e.other)
+            .parent
+            .get()
+            .is_some_and(|p| bases.contains(&p))
+    };
+    let edges = &m.out[o.from as usize];
+    if open && edges.iter().filter(sure_here).any(|e| of_a_base(&e)) {
+        return false;
+    }
+    edges.iter().filter(sure_here).any(|e| {
         let other = m.n(e.other);
-        e.other != target
-            && e.line == o.line
-            && e.conf != Confidence::Candidate
-            && other.name == sym
-            && !(other.file == t.file && other.qname == t.qname)
-            && !other.parent.get().is_some_and(|p| bases.contains(&p))
+        e.other != target && !(other.file == t.file && other.qname == t.qname) && !of_a_base(&e)
     })
 }
 
