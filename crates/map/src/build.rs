@@ -204,6 +204,7 @@ impl Inner {
             "walk"
         );
         let files_scanned = seen.len() as u64;
+        let rewritten_elsewhere = self.rewritten_elsewhere(&mut builder)?;
         // Config files: re-hashed when in scope, kept as they were outside it.
         let config: BTreeMap<String, String> = {
             let st = self.state.read().map_err(MapError::internal)?;
@@ -219,7 +220,6 @@ impl Inner {
         };
         builder.configs = config.keys().cloned().collect();
 
-        let rewritten_elsewhere = self.rewritten_elsewhere()?;
         let (fresh, dirty) = {
             let st = self.state.read().map_err(MapError::internal)?;
             let fresh = st.model.file_by_path.is_empty()
@@ -255,34 +255,65 @@ impl Inner {
         Ok(summary)
     }
 
-    /// Whether another process rebuilt the map since this model was loaded or built: the
-    /// database's generation is not the model's. An incremental build on top would mix
-    /// this model's rows with the other build's (their node numbers differ), so the
-    /// rebuild starts from scratch instead, numbered after the other build's generation.
-    fn rewritten_elsewhere(&self) -> Result<bool> {
+    /// Whether the rebuild must start from scratch because another process rebuilt the map
+    /// since this model was loaded or built: the database's generation is not the model's,
+    /// and an incremental build on top would mix this model's rows with the other build's
+    /// (their node numbers differ). A whole build of the same extraction there (not dirty:
+    /// no rebuild in progress or interrupted) is loaded in place of this model instead, as
+    /// an open would, and the rebuild goes on incrementally from it (a load takes
+    /// milliseconds where a build from scratch takes seconds, issue 19); otherwise the
+    /// rebuild starts from scratch, numbered after the other build's generation.
+    fn rewritten_elsewhere(&self, builder: &mut BuilderState) -> Result<bool> {
         let ours = self
             .state
             .read()
             .map_err(MapError::internal)?
             .meta
             .generation;
-        let theirs = {
-            let db = self.db.lock().map_err(MapError::internal)?;
-            if db::is_in_memory(&db.path) {
-                return Ok(false);
-            }
-            db.read_meta()?.generation
-        };
-        if theirs == ours {
+        // The state's lock before the database's, as everywhere (both under the builder's
+        // lock): answers wait for the load instead of seeing a half-loaded model, and the
+        // old model is freed before the new one is read (one model's peak, not two).
+        let mut st = self.state.write().map_err(MapError::internal)?;
+        let db = self.db.lock().map_err(MapError::internal)?;
+        if db::is_in_memory(&db.path) {
             return Ok(false);
+        }
+        let theirs = db.read_meta()?;
+        if theirs.generation == ours {
+            return Ok(false);
+        }
+        let whole = !theirs.dirty
+            && theirs.built_at.is_some()
+            && theirs.extraction.as_deref() == Some(self.extraction.as_str());
+        if whole {
+            st.model = Model::default();
+            let mut model = Model::default();
+            match db.load(&mut model, self.rebuild_only, self.uses.is_some()) {
+                Ok(()) => {
+                    tracing::info!(
+                        ours,
+                        theirs = theirs.generation,
+                        "the map database was rebuilt elsewhere: loading its build"
+                    );
+                    db.release_memory();
+                    *st = State::new(model, theirs, true);
+                    builder.resolver = None;
+                    return Ok(false);
+                }
+                Err(e) => {
+                    // Nothing to answer from until the build from scratch is done.
+                    tracing::warn!("loading the map another process built: {e}");
+                    let meta = std::mem::take(&mut st.meta);
+                    *st = State::new(Model::default(), meta, false);
+                }
+            }
         }
         tracing::info!(
             ours,
-            theirs,
+            theirs = theirs.generation,
             "the map database was rebuilt elsewhere: building from scratch"
         );
-        let mut st = self.state.write().map_err(MapError::internal)?;
-        st.meta.generation = st.meta.generation.max(theirs);
+        st.meta.generation = st.meta.generation.max(theirs.generation);
         Ok(true)
     }
 

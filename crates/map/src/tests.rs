@@ -1789,11 +1789,15 @@ fn uses_read_from_the_database_answer_as_held_ones() {
 }
 
 /// Two writers: a map that holds its uses, loaded before another process rebuilt the
-/// database from scratch after an edit, rebuilds incrementally afterwards. It builds from
-/// scratch (the database's generation is not its own), so the database it leaves is whole:
-/// reopened, it answers as the map does, and its generation is newer than both builds'.
+/// database from scratch after an edit, rebuilds incrementally afterwards. The database's
+/// generation is not its own, and the other build is whole: it loads that build instead of
+/// its own model (as an open would) and goes on incrementally from there — nothing to index
+/// when nothing changed since, only the changed file after an edit — so the database it
+/// leaves is whole: reopened, it answers as the map does. A database another build left
+/// dirty (interrupted, or being rebuilt) cannot be loaded: the rebuild starts from scratch,
+/// numbered after it.
 #[test]
-fn a_rebuild_after_another_process_rebuilt_the_map_starts_from_scratch() {
+fn a_rebuild_after_another_process_rebuilt_the_map_loads_its_build() {
     let fx = Fixture::new(&shop());
     fx.rebuild();
     let (held, _) = fx.reopen();
@@ -1802,11 +1806,44 @@ fn a_rebuild_after_another_process_rebuilt_the_map_starts_from_scratch() {
     let theirs = fx.map.status().unwrap().generation;
     assert!(theirs > before);
     let summary = held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(
+        (summary.files_indexed, summary.generation),
+        (0, theirs),
+        "{summary:?}"
+    );
+    assert_eq!(uses_answers(&held), uses_answers(&fx.reopen().0));
+
+    // An edit after it: the one file, on top of the other build.
+    fx.write(
+        "util/misc",
+        "def function helper\nref helper calls refresh\n",
+    );
+    let summary = held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(summary.files_indexed, 1, "{summary:?}");
     assert!(summary.generation > theirs, "{summary:?}");
     let (reopened, warnings) = fx.reopen();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(uses_answers(&reopened), uses_answers(&held));
     assert_eq!(reopened.status().unwrap().generation, summary.generation);
+
+    // Another build left the database dirty: from scratch.
+    fx.another_process_rebuilds_from_scratch();
+    let theirs = fx.map.status().unwrap().generation;
+    {
+        let db = fx.map.inner.db.lock().unwrap();
+        db.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('dirty', '1')",
+                [],
+            )
+            .unwrap();
+    }
+    let summary = held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert!(summary.generation > theirs, "{summary:?}");
+    assert_eq!(summary.files_indexed, summary.files, "{summary:?}");
+    let (reopened, warnings) = fx.reopen();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(uses_answers(&reopened), uses_answers(&held));
 }
 
 /// When the database no longer holds what a map that reads uses from it was loaded with
@@ -1831,7 +1868,7 @@ fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
         Err(MapError::Unreadable(_))
     ));
     // Its own rebuild, incremental as asked, sees the database rebuilt elsewhere (another
-    // generation) and builds from scratch: every row its build's again, whichever node
+    // generation) and loads that build: every row its build's again, whichever node
     // numbers the other build gave (before: only the edited file's row was written, and
     // the other rows stayed unreadable whenever the numbers differed).
     lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
