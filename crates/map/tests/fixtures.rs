@@ -1172,6 +1172,18 @@ fn ts_fixture_map() -> Built {
     build_fixture("ts")
 }
 
+/// Asserts the unlinked sites of an answer about `id`'s uses, in order: (file, enclosing
+/// node).
+fn assert_unlinked(b: &Built, id: &str, want: &[(&str, Option<&str>)]) {
+    let check = b.map.mention_check(id).unwrap();
+    let got: Vec<_> = check
+        .unlinked
+        .iter()
+        .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
+        .collect();
+    assert_eq!(got, want, "{id}");
+}
+
 /// The calls into `id`, as `(caller, confidence)`.
 fn callers(b: &Built, id: &str) -> Vec<(String, Confidence)> {
     let mut got: Vec<(String, Confidence)> = b
@@ -1703,33 +1715,23 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
     // linked, and the call, linked to the implementations, is provably another's (rule
     // 1): `e.sinks[0].Write(s)` is no use of `halfSink.Write`. (`w.Write(…)` on an
     // `http.ResponseWriter`, a type the map does not know, stays unlinked.)
-    let check = b
-        .map
-        .mention_check("go:web/sink.go#halfSink.Write")
-        .unwrap();
-    let unlinked: Vec<_> = check
-        .unlinked
-        .iter()
-        .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
-        .collect();
-    assert_eq!(unlinked, [("api/api.go", Some("go:api/api.go#Handler"))]);
+    assert_unlinked(
+        &b,
+        "go:web/sink.go#halfSink.Write",
+        &[("api/api.go", Some("go:api/api.go#Handler"))],
+    );
     // A type that embeds one from outside the repository (`recSink` embeds
     // `*httptest.ResponseRecorder`, whose `Flush` the map cannot see) may satisfy the
     // interface: the call linked to `sink.Write` and `bufSink.Write` is not proof that it
     // is another's, so it is an unlinked use of `recSink.Write`, not excluded.
     assert_eq!(callers(&b, "go:web/sink.go#recSink.Write"), []);
-    let check = b.map.mention_check("go:web/sink.go#recSink.Write").unwrap();
-    let unlinked: Vec<_> = check
-        .unlinked
-        .iter()
-        .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
-        .collect();
-    assert_eq!(
-        unlinked,
-        [
+    assert_unlinked(
+        &b,
+        "go:web/sink.go#recSink.Write",
+        &[
             ("web/sink.go", Some("go:web/sink.go#emitter.emit")),
             ("api/api.go", Some("go:api/api.go#Handler")),
-        ]
+        ],
     );
     // The other way: a call linked to a type's method may run an interface's method of
     // that name (x/mod's `line.Comment()`, a use of `Expr.Comment` for gopls).
@@ -1743,18 +1745,13 @@ fn go_a_call_through_an_interface_is_an_unlinked_use_of_each_method_of_its_name(
             ("go:web/lex.go#readPath".to_string(), Confidence::Exact),
         ]
     );
-    let check = b.map.mention_check("go:web/lex.go#source.Read").unwrap();
-    let unlinked: Vec<_> = check
-        .unlinked
-        .iter()
-        .map(|u| (u.file.as_str(), u.enclosing.as_deref()))
-        .collect();
-    assert_eq!(
-        unlinked,
-        [
+    assert_unlinked(
+        &b,
+        "go:web/lex.go#source.Read",
+        &[
             ("web/lex.go", Some("go:web/lex.go#readPath")),
             ("web/lex.go", Some("go:web/lex.go#readNamed")),
-        ]
+        ],
     );
 }
 
