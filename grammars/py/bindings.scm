@@ -27,13 +27,13 @@
 ; Local names (`@local.name`): parameters, local variables, loop variables of a function,
 ; and lambda parameters (`@local.scope`: the lambda). A bare call of one is the local,
 ; never a function of the same name elsewhere (a pytest fixture parameter).
-(parameters
-  [(identifier) @local.name
-   (typed_parameter (identifier) @local.name)
-   (default_parameter name: (identifier) @local.name)
-   (typed_default_parameter name: (identifier) @local.name)
-   (list_splat_pattern (identifier) @local.name)
-   (dictionary_splat_pattern (identifier) @local.name)])
+; One pattern per form, not one alternation (as the methods in defs.scm).
+(parameters (identifier) @local.name)
+(parameters (typed_parameter (identifier) @local.name))
+(parameters (default_parameter name: (identifier) @local.name))
+(parameters (typed_default_parameter name: (identifier) @local.name))
+(parameters (list_splat_pattern (identifier) @local.name))
+(parameters (dictionary_splat_pattern (identifier) @local.name))
 ; (A lambda's `parameters:` is `lambda_parameters`, an `alias:` of `as_pattern` its
 ; `as_pattern_target`.)
 (lambda
