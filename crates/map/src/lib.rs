@@ -694,6 +694,11 @@ impl Map {
     /// The mentions of a node's name that the map did not link to it, after the
     /// exclusion rule of `mentions.rs` (docs/answers.md): what an answer about the node's
     /// uses must account for. Empty for files and modules.
+    ///
+    /// When the references and mentions it reads from the database are not this map's
+    /// build there ([`MapConfig::uses_on_demand`]), the check is
+    /// [`MentionCheck::unavailable`] with the reason, not an error: the answer's edges
+    /// still hold. Other errors (an unknown node …) stay errors.
     pub fn mention_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
         let registry = &self.inner.registry;
@@ -702,16 +707,19 @@ impl Map {
                 .by_id(lang)
                 .is_some_and(|l| l.manifest.structural_interfaces)
         };
-        self.read()?
-            .mention_check(id, self.inner.uses.as_ref(), &structural)
+        unavailable_when_unreadable(
+            self.read()?
+                .mention_check(id, self.inner.uses.as_ref(), &structural),
+        )
     }
 
     /// The calls (and value uses of functions) in a node's own text whose names the map
     /// defines: `linked_sites` those a `calls` edge from it links, `unlinked` the rest
     /// (`callees.rs`): what an answer about what the node calls must account for.
+    /// Unavailable like [`Map::mention_check`] when the database cannot give them.
     pub fn callee_check(&self, id: &str) -> Result<MentionCheck, MapError> {
         self.require_mentions()?;
-        self.read()?.callee_check(id, self.inner.uses.as_ref())
+        unavailable_when_unreadable(self.read()?.callee_check(id, self.inner.uses.as_ref()))
     }
 
     /// A map opened to rebuild only keeps mentions encoded ([`MapConfig::rebuild_only`]).
@@ -806,5 +814,16 @@ impl Map {
     /// Files currently flagged stale.
     pub fn stale_files(&self) -> Result<Vec<String>, MapError> {
         Ok(self.read()?.stale_files(|_| true))
+    }
+}
+
+/// A check whose uses the database cannot give ([`MapError::Unreadable`]) is an
+/// unavailable check, with the reason; any other error stays one.
+fn unavailable_when_unreadable(
+    check: Result<MentionCheck, MapError>,
+) -> Result<MentionCheck, MapError> {
+    match check {
+        Err(MapError::Unreadable(why)) => Ok(MentionCheck::unavailable(why)),
+        other => other,
     }
 }

@@ -1847,11 +1847,11 @@ fn a_rebuild_after_another_process_rebuilt_the_map_loads_its_build() {
 }
 
 /// When the database no longer holds what a map that reads uses from it was loaded with
-/// (another process rebuilt it, here from scratch after an edit; or it is gone), an answer
-/// about uses is `MapError::Unreadable` — never another build's facts, never a panic —
-/// until the map's own rebuild writes its build there again.
+/// (another process rebuilt it, here from scratch after an edit; or it is gone), a check of
+/// uses is unavailable with the reason (`MapError::Unreadable`'s message) — never another
+/// build's facts, never a panic — until the map's own rebuild writes its build there again.
 #[test]
-fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
+fn uses_the_database_no_longer_holds_are_unavailable_not_another_builds() {
     let fx = Fixture::new(&shop());
     fx.rebuild();
     let lazy = fx.open_uses_on_demand();
@@ -1859,20 +1859,24 @@ fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
     assert!(lazy.mention_check(&get).is_ok());
     fx.another_process_rebuilds_from_scratch();
     for answer in [lazy.mention_check(&get), lazy.callee_check(&get)] {
-        assert!(matches!(answer, Err(MapError::Unreadable(_))), "{answer:?}");
+        assert_unavailable(answer);
     }
     // Files the other build did not change belong to another build all the same.
     let main = fx.id("app", "main");
+    assert_unavailable(lazy.callee_check(&main));
+    // Other errors stay errors.
     assert!(matches!(
-        lazy.callee_check(&main),
-        Err(MapError::Unreadable(_))
+        lazy.mention_check("py:nowhere.py#f"),
+        Err(MapError::NodeNotFound(_))
     ));
     // Its own rebuild, incremental as asked, sees the database rebuilt elsewhere (another
     // generation) and loads that build: every row its build's again, whichever node
     // numbers the other build gave (before: only the edited file's row was written, and
     // the other rows stayed unreadable whenever the numbers differed).
     lazy.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
-    assert!(lazy.mention_check(&get).is_ok() && lazy.callee_check(&main).is_ok());
+    for answer in [lazy.mention_check(&get), lazy.callee_check(&main)] {
+        assert_eq!(answer.unwrap().unavailable, None);
+    }
     assert_eq!(uses_answers(&lazy), uses_answers(&fx.reopen().0));
 
     // A database that cannot be opened.
@@ -1884,6 +1888,23 @@ fn uses_the_database_no_longer_holds_are_an_error_not_another_builds() {
         p.push(suffix);
         let _ = std::fs::remove_file(std::path::PathBuf::from(p));
     }
-    let answer = gone.mention_check(&get);
-    assert!(matches!(answer, Err(MapError::Unreadable(_))), "{answer:?}");
+    assert_unavailable(gone.mention_check(&get));
+}
+
+/// An unavailable check: the reason, and no rows (never another build's, never "nothing
+/// unlinked").
+fn assert_unavailable(answer: Result<MentionCheck, MapError>) {
+    let check = answer.unwrap();
+    let why = check.unavailable.as_deref().unwrap_or_default();
+    assert!(why.starts_with("The map database "), "{check:?}");
+    assert_eq!(
+        (
+            check.linked,
+            check.linked_sites.len(),
+            check.excluded,
+            check.unlinked.len()
+        ),
+        (0, 0, 0, 0),
+        "{check:?}"
+    );
 }

@@ -430,4 +430,20 @@ pub struct MentionCheck {
     pub excluded: usize,
     /// The rest, ranked: the node's own directory first, calls first, then by position.
     pub unlinked: Vec<MentionSite>,
+    /// Why the check could not be made (the lists then empty, not "nothing unlinked"):
+    /// the references and mentions it reads from the map database are not this map's
+    /// build there ([`crate::MapError::Unreadable`]'s message: a rebuild from scratch is
+    /// rewriting the database, another process rebuilt it, it cannot be opened). The
+    /// map's edges still hold; its rebuild makes the check possible again.
+    pub unavailable: Option<String>,
+}
+
+impl MentionCheck {
+    /// A check that could not be made, and why.
+    pub fn unavailable(why: String) -> Self {
+        MentionCheck {
+            unavailable: Some(why),
+            ..Default::default()
+        }
+    }
 }

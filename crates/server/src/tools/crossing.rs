@@ -86,6 +86,9 @@ pub struct Unseen {
     /// Mentions (linked by the map or not, none excluded) in files the answer holds (and
     /// the target's own file), at lines it does not: the `unlinked` tier.
     pub lines: Vec<MentionSite>,
+    /// Why the map's mentions could not be checked (`MentionCheck::unavailable`): the
+    /// answer then cannot say what it leaves out (never "nothing left out").
+    pub unavailable: Option<String>,
 }
 
 /// The map's mentions of the target's name that the server's answer does not hold (see
@@ -108,6 +111,12 @@ pub async fn unseen(
         let Ok(check) = map.mention_check(&id) else {
             return Unseen::default();
         };
+        if check.unavailable.is_some() {
+            return Unseen {
+                unavailable: check.unavailable,
+                ..Default::default()
+            };
+        }
         let wanted =
             |s: &MentionSite| (kinds.is_empty() || kinds.contains(&s.kind)) && keep(&s.file);
         // The server has the target's own file open: it answered for it.
@@ -135,7 +144,11 @@ pub async fn unseen(
                     && wanted(s)
             })
             .collect();
-        Unseen { files, lines }
+        Unseen {
+            files,
+            lines,
+            unavailable: None,
+        }
     })
     .await
     .unwrap_or_default()
@@ -154,6 +167,12 @@ pub async fn unseen_callees(ctx: &Arc<ServerContext>, t: &Target, answered: Answ
         let Ok(check) = map.callee_check(&id) else {
             return Unseen::default();
         };
+        if check.unavailable.is_some() {
+            return Unseen {
+                unavailable: check.unavailable,
+                ..Default::default()
+            };
+        }
         let mut lines: Vec<MentionSite> = check
             .unlinked
             .into_iter()
@@ -164,6 +183,7 @@ pub async fn unseen_callees(ctx: &Arc<ServerContext>, t: &Target, answered: Answ
         Unseen {
             files: Vec::new(),
             lines,
+            unavailable: None,
         }
     })
     .await
@@ -211,7 +231,8 @@ pub fn cause(root: &Path, lang: &Language) -> Option<String> {
 
 /// Adds the `unverified` rows and the `unlinked` tier to `data` and declares them, with
 /// the warnings that say so; the payload unchanged when the server's answer accounts for
-/// every mention the map sees.
+/// every mention the map sees. When the map's mentions could not be checked, the answer
+/// says so (`unlinkedUnavailable`, `complete: false`, a warning).
 pub fn add(
     root: &Path,
     lang: &Language,
@@ -220,6 +241,10 @@ pub fn add(
 ) -> (Payload, Vec<String>) {
     let mut warnings = Vec::new();
     let narrowing = "Pass fileFilter to narrow";
+    if let Some(why) = &unseen.unavailable {
+        warnings.push(unlinked::mark_unavailable(&mut payload.data, why));
+        return (payload, warnings);
+    }
     if !unseen.lines.is_empty() {
         let data = &mut payload.data;
         data["unlinked"] = Value::Array(rows_json(root, &unseen.lines));

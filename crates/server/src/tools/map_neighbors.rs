@@ -137,11 +137,13 @@ impl Tool for MapNeighbors {
                     false => None,
                 };
                 if reconcile_out {
-                    let own = m.callee_check(&id)?.unlinked;
-                    check
-                        .get_or_insert_with(Default::default)
-                        .unlinked
-                        .extend(own);
+                    let own = m.callee_check(&id)?;
+                    let check = check.get_or_insert_with(Default::default);
+                    check.unlinked.extend(own.unlinked);
+                    // Either check unavailable: the answer cannot account for its tier.
+                    if check.unavailable.is_none() {
+                        check.unavailable = own.unavailable;
+                    }
                 }
                 Ok((r, m.generation(), check))
             })
@@ -267,6 +269,9 @@ impl Tool for MapNeighbors {
             );
             if has_unlinked {
                 payload = unlinked::declare(payload, "Pass edgeKinds or direction to narrow");
+            }
+            if let Some(w) = check.as_ref().and_then(unlinked::warning) {
+                payload = payload.warn(w);
             }
             if let Some(w) =
                 stale_warning(std::iter::once(&r.node).chain(r.neighbors.iter().map(|n| &n.node)))

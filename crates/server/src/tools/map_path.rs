@@ -30,7 +30,7 @@ use super::symbol::resolve_name;
 use super::unlinked;
 use super::{Args, Param, Params, Tool, ToolFuture};
 use crate::ServerContext;
-use navmap_map::EdgeKind;
+use navmap_map::{EdgeKind, MentionCheck};
 
 pub struct MapPath;
 
@@ -74,7 +74,7 @@ impl Tool for MapPath {
                 if calls_first {
                     let r = m.path(&a, &b, Some(&[EdgeKind::Calls]), max)?;
                     if r.found {
-                        return Ok((r, true, 0));
+                        return Ok((r, true, MentionCheck::default()));
                     }
                 }
                 let r = m.path(&a, &b, kinds.as_deref(), max)?;
@@ -84,13 +84,12 @@ impl Tool for MapPath {
                     true => Some(&[EdgeKind::Calls]),
                     false => kinds.as_deref(),
                 };
-                let unlinked = unlinked::for_kinds(m.mention_check(&b)?, asked)
-                    .unlinked
-                    .len();
-                Ok((r, false, unlinked))
+                let check = unlinked::for_kinds(m.mention_check(&b)?, asked);
+                Ok((r, false, check))
             })
             .await;
-            let (r, by_calls, unlinked_total) = r?;
+            let (r, by_calls, check) = r?;
+            let unlinked_total = check.unlinked.len();
             let path: Vec<Value> = r
                 .path
                 .iter()
@@ -140,12 +139,21 @@ impl Tool for MapPath {
                 data["unlinkedTotal"] = unlinked_total.into();
                 data["complete"] = false.into();
             }
+            // The uses of `to` could not be checked: a miss (or a structural path
+            // instead of calls) is not proven.
+            let unchecked = check
+                .unavailable
+                .as_deref()
+                .map(|why| unlinked::mark_unavailable(&mut data, why));
             for (chosen, given, key) in [(&from, &from_arg, "from"), (&to, &to_arg, "to")] {
                 if chosen.id != *given || !chosen.alternatives.is_empty() {
                     chosen.annotate(&mut data, key);
                 }
             }
             let mut payload = Payload::new(data);
+            if let Some(w) = unchecked {
+                payload = payload.warn(w);
+            }
             if let Some(w) = stale_warning(r.path.iter().map(|s| &s.node)) {
                 payload = payload.warn(w);
             }

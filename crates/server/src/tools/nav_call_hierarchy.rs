@@ -490,10 +490,13 @@ impl<'a> Run<'a> {
         });
         let ctx = self.ctx;
         let mut payload = self.finish(root, incoming, depth, "fallback-map", calls, snapped);
-        if let Some(c) = check
-            && unlinked::add_tier(&ctx.root, &mut payload.data, &c)
-        {
-            payload = unlinked::declare(payload, "Pass fileFilter or excludeTests to narrow");
+        if let Some(c) = check {
+            if unlinked::add_tier(&ctx.root, &mut payload.data, &c) {
+                payload = unlinked::declare(payload, "Pass fileFilter or excludeTests to narrow");
+            }
+            if let Some(w) = unlinked::warning(&c) {
+                payload = payload.warn(w);
+            }
         }
         payload
     }

@@ -9,6 +9,12 @@
 //! `complete: false`. A file whose mentions sit in several definitions is one group too,
 //! `{file, groups: [{in?, rows}]}`: the file is said once, not once a definition (a
 //! class's twenty methods each calling its base were twenty copies of the path).
+//!
+//! A check the map could not make (its references and mentions are read from the
+//! database, which no longer holds this map's build: `MentionCheck::unavailable`) is
+//! never "nothing unlinked": the answer keeps the map's edges and says
+//! `unlinkedUnavailable: "<why>"`, `complete: false`, with a warning that
+//! `map_rebuild {full: true}` restores the check (docs/freshness.md, "Answers that read the database").
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -106,8 +112,36 @@ fn groups<'a>(root: &Path, mentions: &'a [MentionSite]) -> Vec<FileGroups<'a>> {
     order
 }
 
+/// The field that says why an answer's unlinked mentions could not be checked.
+pub const UNAVAILABLE: &str = "unlinkedUnavailable";
+
+/// The warning of an answer whose unlinked mentions could not be checked.
+pub const UNAVAILABLE_WARNING: &str = "The mentions the map did not link could not be checked (unlinkedUnavailable says why): the answer holds the map's links only. map_rebuild with full: true restores the check.";
+
+/// Marks `data` as not accounting for the unlinked mentions, and why: `complete: false`
+/// and [`UNAVAILABLE`]. Returns the warning to add.
+pub fn mark_unavailable(data: &mut Value, why: &str) -> String {
+    data[UNAVAILABLE] = why.into();
+    data["complete"] = Value::Bool(false);
+    UNAVAILABLE_WARNING.to_string()
+}
+
+/// The warning of an answer whose check could not be made ([`add_tier`] marked it).
+pub fn warning(check: &MentionCheck) -> Option<String> {
+    check
+        .unavailable
+        .as_ref()
+        .map(|_| UNAVAILABLE_WARNING.to_string())
+}
+
 /// Adds the unlinked tier to `data` (nothing when nothing is unlinked); whether it did.
+/// A check that could not be made marks `data` so ([`mark_unavailable`]; the caller adds
+/// [`warning`]) and adds no tier.
 pub fn add_tier(root: &Path, data: &mut Value, check: &MentionCheck) -> bool {
+    if let Some(why) = &check.unavailable {
+        mark_unavailable(data, why);
+        return false;
+    }
     if check.unlinked.is_empty() {
         return false;
     }

@@ -96,6 +96,10 @@ pub async fn or_map_answer(
             let check = unlinked::for_kinds(map.mention_check(&n.id)?, edges);
             unlinked = Some(match unlinked {
                 None => check,
+                // A target whose check could not be made: what no edge links to any of
+                // them cannot be told (never the others' rows as if it were).
+                Some(so_far) if so_far.unavailable.is_some() => so_far,
+                Some(_) if check.unavailable.is_some() => check,
                 Some(mut so_far) => {
                     so_far.unlinked.retain(|m| check.unlinked.contains(m));
                     so_far
@@ -178,9 +182,10 @@ pub async fn or_map_answer(
         MapFallback::Implementations => "the map's extends/implements edges",
     };
     let has_unlinked = unlinked::add_tier(&ctx.root, &mut data, &unlinked_check);
-    let misses = match has_unlinked {
-        true => "the mentions of the name it did not link are listed as unlinked",
-        false => "may miss uses the map did not link",
+    let misses = match (has_unlinked, &unlinked_check.unavailable) {
+        (true, _) => "the mentions of the name it did not link are listed as unlinked",
+        (false, Some(_)) => "the mentions of the name it did not link could not be checked",
+        (false, None) => "may miss uses the map did not link",
     };
     let narrowing = "Pass nodeId to pick one definition";
     let mut payload = Payload::new(data.clone())
@@ -193,6 +198,9 @@ pub async fn or_map_answer(
         ));
     if has_unlinked {
         payload = unlinked::declare(payload, narrowing);
+    }
+    if let Some(w) = unlinked::warning(&unlinked_check) {
+        payload = payload.warn(w);
     }
     Ok(t.warnings.iter().cloned().fold(payload, Payload::warn))
 }
