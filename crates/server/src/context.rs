@@ -241,14 +241,15 @@ impl ServerContext {
             map_config.load_previous = purpose != Purpose::FullRebuild;
             map_config.rebuild_only = purpose == Purpose::Rebuild;
             map_config.walked = walked.clone();
-            // A one-shot command (`call`) keeps each file's references and mentions in the
-            // database and reads them when an answer about uses needs them (issue 19): its
-            // load decodes less. `serve` holds them: read from the database, an answer about
-            // uses fails (MAP_NOT_BUILT) while a full rebuild rewrites the database or after
-            // another process rebuilt it, where a held map answers from what it has
-            // (docs/performance.md, serve19c). Until such an answer can say "unlinked tier
-            // unavailable" instead of failing, the server keeps them in memory.
-            map_config.uses_on_demand = purpose == Purpose::Command;
+            // `serve` and a one-shot command (`call`) keep each file's references and
+            // mentions in the database and read them when an answer about uses needs them
+            // (issue 19: −7.8 MB of serve's RSS, a load that decodes less). While the
+            // database does not hold the map's build (a full rebuild is rewriting it,
+            // another process rebuilt it), such an answer keeps the map's edges and says
+            // its unlinked mentions could not be checked (`unlinkedUnavailable`,
+            // `complete: false`) until the map's own rebuild (docs/freshness.md, "Answers
+            // that read the database"). A rebuild opens with its own partial load.
+            map_config.uses_on_demand = matches!(purpose, Purpose::Command | Purpose::Serve);
             navmap_map::Map::open(map_config, languages.clone())
         };
         let (map, mut map_warnings) = match open_map(&db_path) {

@@ -1194,3 +1194,116 @@ fn walkdir_names(root: &std::path::Path) -> Vec<String> {
     }
     out
 }
+
+/// Issue 19: `serve` reads each file's references and mentions from the map database when
+/// an answer about uses needs them. When the database no longer holds the server's build
+/// (another process rebuilt the map from scratch), those answers are still given from the
+/// map's edges — `complete: false`, the reason in `unlinkedUnavailable`, a warning naming
+/// map_rebuild; never MAP_NOT_BUILT, never another build's rows — and after the server's
+/// own full map_rebuild they are what they were. The language server is the fake one without
+/// a call hierarchy: callers come from its references crossed with the map's mentions,
+/// callees from the map (fallback-map).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_about_uses_the_database_cannot_give_keep_the_edges_and_say_so() {
+    let dir = project();
+    let root = dir.path();
+    let state = tempfile::tempdir().unwrap();
+    let c = client_with(
+        root,
+        &["--no-watch"],
+        &[
+            ("NAVMAP_LSP_PY", fake_lsp().display().to_string()),
+            ("FAKE_LSP_STATE", state.path().display().to_string()),
+            ("NAVMAP_LSP_SETTLE_MS", "100".to_string()),
+            ("FAKE_LSP_NO_CALL_HIERARCHY", "1".to_string()),
+        ],
+        None,
+    )
+    .await;
+    ok(&call(&c, "map_rebuild", json!({})).await);
+    let refresh = "py:shop/store.py#Store.refresh";
+    let asks = [
+        (
+            "map_neighbors",
+            json!({"nodeId": refresh, "direction": "in"}),
+        ),
+        (
+            "map_neighbors",
+            json!({"nodeId": "py:jobs/sweep.py#sweep", "direction": "out"}),
+        ),
+        (
+            "map_neighbors",
+            json!({"nodeId": "py:shop/api.py#handler", "direction": "both"}),
+        ),
+        (
+            "map_neighbors",
+            json!({"nodeId": "py:shop/store.py#helper", "direction": "in"}),
+        ),
+        (
+            "map_path",
+            json!({"from": "py:jobs/sweep.py#sweep", "to": refresh}),
+        ),
+        (
+            "nav_callHierarchy",
+            json!({"nodeId": refresh, "direction": "incoming"}),
+        ),
+        (
+            "nav_callHierarchy",
+            json!({"nodeId": "py:shop/api.py#handler", "direction": "outgoing"}),
+        ),
+        ("nav_references", json!({"nodeId": refresh})),
+    ];
+    // Asked twice: the fake server answers for the files it has been shown, and the
+    // first round shows it every file the answers touch.
+    let mut before = Vec::new();
+    for _ in 0..2 {
+        before.clear();
+        for (tool, args) in &asks {
+            let env = call(&c, tool, args.clone()).await;
+            let d = ok(&env).clone();
+            assert!(
+                d.get("unlinkedUnavailable").is_none(),
+                "{tool} {args}: {env}"
+            );
+            before.push(d);
+        }
+    }
+    // The answers of the built map: callers with an unlinked tier, a complete one.
+    assert_eq!(before[0]["unlinkedTotal"], 2, "{}", before[0]);
+    assert!(complete(&json!({"data": before[3]})), "{}", before[3]);
+
+    // Another process rebuilds the map from scratch: the database holds another build.
+    let out = navmap_cli(root, &["rebuild", "--full"]);
+    assert!(out.status.success(), "{out:?}");
+    for ((tool, args), was) in asks.iter().zip(&before) {
+        let env = call(&c, tool, args.clone()).await;
+        let d = ok(&env);
+        assert_eq!(d["complete"], false, "{tool} {args}: {env}");
+        let why = d["unlinkedUnavailable"].as_str().unwrap_or_default();
+        assert!(
+            why.starts_with("The map database no longer holds "),
+            "{tool} {args}: {env}"
+        );
+        assert!(
+            warned(&env, "map_rebuild with full: true restores the check"),
+            "{tool} {args}: {env}"
+        );
+        for tier in ["unlinked", "unlinkedTotal", "unverified"] {
+            assert!(d.get(tier).is_none(), "no rows of another build: {env}");
+        }
+        // The map's edges are still the answer.
+        for key in ["neighbors", "found", "path", "calls", "locations"] {
+            assert_eq!(d.get(key), was.get(key), "{tool} {args} {key}: {env}");
+        }
+    }
+
+    // The server's own full rebuild writes its build there again: the answers are as
+    // before. (A rebuild with nothing to re-index writes nothing, and the database stays
+    // the other process's build.)
+    ok(&call(&c, "map_rebuild", json!({"full": true})).await);
+    for ((tool, args), was) in asks.iter().zip(&before) {
+        let env = call(&c, tool, args.clone()).await;
+        assert_eq!(ok(&env), was, "{tool} {args}: {env}");
+    }
+    c.cancel().await.ok();
+}
