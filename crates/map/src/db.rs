@@ -410,6 +410,10 @@ impl Db {
             decode_edges(&blob, model).map_err(|_| bad(&format!("edges of file {fix}")))?;
         }
         model.shrink_to_fit();
+        if uses_on_disk && !rebuild_only {
+            // Opened for answers: texts are read by symbol only.
+            model.texts.forget_table();
+        }
         Ok(())
     }
 
