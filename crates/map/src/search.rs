@@ -49,8 +49,10 @@ pub(crate) struct SearchIndex {
     /// Entry indexes, hashed by their name in `buf` (the text is not copied).
     by_lower: HashTable<u32>,
     hasher: foldhash::fast::FixedState,
-    /// Node → its entry (`NONE` when not indexed).
-    node_entry: Vec<u32>,
+    /// One past the largest node index registered: a node's entry is not kept (issue 19:
+    /// 4 bytes a node, read only by [`SearchIndex::update`], which derives it from the
+    /// entries' nodes).
+    nodes_len: usize,
     /// The file nodes, ascending: their paths are searched on every query.
     file_nodes: Vec<Ix>,
 }
@@ -140,11 +142,15 @@ impl SearchIndex {
         }
     }
 
-    fn ensure(&mut self, ix: Ix) {
-        let need = ix as usize + 1;
-        if self.node_entry.len() < need {
-            self.node_entry.resize(need, NONE);
+    /// Node → its entry (`NONE` when not indexed), from the entries' nodes.
+    fn node_entries(&self) -> Vec<u32> {
+        let mut node_entry = vec![NONE; self.nodes_len];
+        for e in 0..self.entries.len() {
+            for &ix in self.entry_nodes(e) {
+                node_entry[ix as usize] = e as u32;
+            }
         }
+        node_entry
     }
 
     /// A new entry for a name not in the index.
@@ -174,10 +180,13 @@ impl SearchIndex {
 
     /// Re-registers these nodes as they are now in the model (gone ones leave).
     pub fn update(&mut self, model: &Model, nodes: impl IntoIterator<Item = Ix>) {
+        let mut node_entry = self.node_entries();
         for ix in nodes {
-            self.ensure(ix);
             let i = ix as usize;
-            let old = self.node_entry[i];
+            if node_entry.len() <= i {
+                node_entry.resize(i + 1, NONE);
+            }
+            let old = node_entry[i];
             let node = model.node(ix);
             let is_file = node.is_some_and(|n| n.kind == NodeKind::File);
             match (self.file_nodes.binary_search(&ix), is_file) {
@@ -192,21 +201,22 @@ impl SearchIndex {
                     .is_some_and(|l| self.name(old as usize) == l);
                 if !same {
                     self.remove_node(old, ix);
-                    self.node_entry[i] = NONE;
+                    node_entry[i] = NONE;
                 }
             }
             let Some(lower) = lower else {
                 continue;
             };
-            if self.node_entry[i] == NONE {
+            if node_entry[i] == NONE {
                 let e = match self.entry_of(&lower) {
                     Some(e) => e,
                     None => self.add_entry(&lower),
                 };
                 self.push_node(e, ix);
-                self.node_entry[i] = e;
+                node_entry[i] = e;
             }
         }
+        self.nodes_len = node_entry.len();
     }
 
     /// The nodes whose lower-cased name is `lower` (files by their file name).
@@ -266,7 +276,7 @@ impl SearchIndex {
         let max_typos = if q.len() <= 5 { 1 } else { 2 };
         let mut hits: Vec<(Ix, MatchKind, f64)> = Vec::new();
         // Node → its position in `hits`, so later tiers keep only the best match.
-        let mut at: Vec<u32> = vec![NONE; self.node_entry.len().max(model.nodes.len())];
+        let mut at: Vec<u32> = vec![NONE; self.nodes_len.max(model.nodes.len())];
         // Exact, prefix, substring: every occurrence of the query in the name buffer.
         let mut matched = vec![false; self.entries.len()];
         if !ql.contains('\n') {
