@@ -237,8 +237,17 @@ impl Node {
     }
 }
 
-/// A resolved (or candidate) edge as kept in an adjacency list. In `out[src]`, `other` is
-/// the target; in `inc[dst]`, the source.
+/// An edge into a node as kept in `inc[dst]`: `other` is the source. Its line is the
+/// outgoing copy's ([`Model::incoming`]): 8 bytes, where a line made it 12 (issue 19: the
+/// server's resident size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct InEdge {
+    pub other: Ix,
+    pub kind: EdgeKind,
+    pub conf: Confidence,
+}
+
+/// A resolved (or candidate) edge as kept in `out[src]`: `other` is the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Edge {
     pub other: Ix,
@@ -416,8 +425,9 @@ pub(crate) struct Model {
     pub children: Rows<Ix>,
     /// Outgoing edges by source node (`Edge::other` is the target).
     pub out: Adjacency,
-    /// Incoming edges by target node (`Edge::other` is the source).
-    pub inc: Adjacency,
+    /// Incoming edges by target node (`InEdge::other` is the source), in the order they
+    /// were added, as in `out`.
+    pub inc: Rows<InEdge>,
     pub names: Interner,
     /// The nodes' qualified names, signatures and docs, each text once (kept apart from
     /// `names`: a name lookup must not find a signature).
@@ -812,6 +822,24 @@ impl Model {
         found.filter(|&ix| self.slot(ix).is_some_and(|n| n.lang == lang) && self.id_is(ix, id))
     }
 
+    /// The edges into `dst` in `inc`'s order, each with its line: the outgoing copy's. Both
+    /// lists keep the order edges were added in (every edit removes an edge from both), so
+    /// the k-th edge into `dst` from a source, of a kind and confidence, is the k-th such
+    /// edge in the source's outgoing list.
+    pub fn incoming(&self, dst: Ix) -> impl Iterator<Item = (InEdge, u32)> + '_ {
+        let mut before: FastMap<(Ix, EdgeKind, Confidence), usize> = FastMap::default();
+        self.inc[dst as usize].iter().map(move |&e| {
+            let k = before.entry((e.other, e.kind, e.conf)).or_default();
+            let line = self.out[e.other as usize]
+                .iter()
+                .filter(|o| o.other == dst && o.kind == e.kind && o.conf == e.conf)
+                .nth(*k)
+                .map_or(NO_LINE, |o| o.line);
+            *k += 1;
+            (e, line)
+        })
+    }
+
     // ---- mutation -------------------------------------------------------------------
 
     pub fn put_file(&mut self, ix: Ix, rec: FileRec) {
@@ -887,11 +915,10 @@ impl Model {
         );
         self.inc.push(
             dst,
-            Edge {
+            InEdge {
                 other: src,
                 kind,
                 conf,
-                line,
             },
         );
     }
@@ -915,8 +942,11 @@ impl Model {
             .collect();
         self.out.push_all(&out);
         drop(out);
-        let inc: Vec<(Ix, Edge)> = edges()
-            .map(|(s, d, k, c, l)| (d, edge(s, k, c, l)))
+        let inc: Vec<(Ix, InEdge)> = edges()
+            .map(|(s, d, kind, conf, _)| {
+                let other = s;
+                (d, InEdge { other, kind, conf })
+            })
             .collect();
         self.inc.push_all(&inc);
     }

@@ -175,8 +175,8 @@ impl State {
                         Direction::In,
                     ));
                 }
-                for e in &m.inc[node as usize] {
-                    step.push((e.other, e.kind, e.conf, e.line, Direction::In));
+                for (e, line) in m.incoming(node) {
+                    step.push((e.other, e.kind, e.conf, line, Direction::In));
                 }
                 if allowed(EdgeKind::Exports)
                     && m.n(node).exported
