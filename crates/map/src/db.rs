@@ -616,6 +616,10 @@ pub(crate) fn decode_nodes(
 ) -> Result<(), DecodeError> {
     let mut r = Reader::new(blob);
     let n = r.u64()?;
+    // Exact (a count is never more than the bytes left): pushed one by one, up to half of
+    // every file's list was spare.
+    rec.defs
+        .reserve_exact((n.min(blob.len() as u64) as usize).saturating_sub(1));
     for i in 0..n {
         let ix = r.u32()?;
         let kind = *NodeKind::ALL.get(r.u8()? as usize).ok_or(DecodeError)?;

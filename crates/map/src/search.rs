@@ -24,18 +24,27 @@ const NONE: u32 = u32::MAX;
 /// Fuzzy matching runs only while exact/prefix/substring matches are fewer than this.
 pub(crate) const FUZZY_ONLY_BELOW: usize = 200;
 
-/// One distinct lower-cased name: 24 bytes, its text in `buf` and its nodes inline when
-/// there is one (most names), so the index holds no allocation per name (issue 19: the
-/// server's resident size).
+/// One distinct lower-cased name: 16 bytes, its text in `buf` (up to the next entry's) and
+/// its node inline when there is one (most names), so the index holds no allocation per
+/// name (issue 19: the server's resident size; a length and a node field apart made it 24).
 struct Entry {
     mask: u64,
     /// Offset of the name in `buf`.
     start: u32,
-    len: u32,
-    /// The only node, when `many` is `NONE`; `NONE` when none.
-    one: Ix,
-    /// Index into `lists` once the name has had more than one node.
-    many: u32,
+    /// The only node; with [`MANY`] set, the index into `lists` once the name has had more
+    /// than one node; `NONE` when none.
+    nodes: u32,
+}
+
+/// The bit of [`Entry::nodes`] that makes it an index into `lists` (node indexes are row
+/// ids, far below it).
+const MANY: u32 = 1 << 31;
+
+/// Entry `e`'s name: from its start to the `\n` before the next entry's (or the end).
+fn entry_name<'a>(entries: &[Entry], buf: &'a str, e: usize) -> &'a str {
+    let start = entries[e].start as usize;
+    let end = entries.get(e + 1).map_or(buf.len(), |n| n.start as usize) - 1;
+    &buf[start..end]
 }
 
 #[derive(Default)]
@@ -81,9 +90,8 @@ impl SearchIndex {
         idx.buf.shrink_to_fit();
         idx.file_nodes.shrink_to_fit();
         idx.by_lower.shrink_to_fit(|&e| {
-            let e = &idx.entries[e as usize];
             idx.hasher
-                .hash_one(&idx.buf[e.start as usize..(e.start + e.len) as usize])
+                .hash_one(entry_name(&idx.entries, &idx.buf, e as usize))
         });
         idx
     }
@@ -98,18 +106,17 @@ impl SearchIndex {
     }
 
     fn name(&self, e: usize) -> &str {
-        let e = &self.entries[e];
-        &self.buf[e.start as usize..(e.start + e.len) as usize]
+        entry_name(&self.entries, &self.buf, e)
     }
 
     fn entry_nodes(&self, e: usize) -> &[Ix] {
         let entry = &self.entries[e];
-        if entry.many != NONE {
-            &self.lists[entry.many as usize]
-        } else if entry.one != NONE {
-            std::slice::from_ref(&entry.one)
-        } else {
+        if entry.nodes == NONE {
             &[]
+        } else if entry.nodes & MANY != 0 {
+            &self.lists[(entry.nodes & !MANY) as usize]
+        } else {
+            std::slice::from_ref(&entry.nodes)
         }
     }
 
@@ -121,24 +128,26 @@ impl SearchIndex {
     }
 
     fn push_node(&mut self, e: u32, ix: Ix) {
+        assert!(ix < MANY, "a node index past 2^31");
         let entry = &mut self.entries[e as usize];
-        if entry.many != NONE {
-            self.lists[entry.many as usize].push(ix);
-        } else if entry.one == NONE {
-            entry.one = ix;
+        if entry.nodes == NONE {
+            entry.nodes = ix;
+        } else if entry.nodes & MANY != 0 {
+            self.lists[(entry.nodes & !MANY) as usize].push(ix);
         } else {
-            entry.many = self.lists.len() as u32;
-            self.lists.push(vec![entry.one, ix]);
-            entry.one = NONE;
+            let list = self.lists.len() as u32;
+            assert!(list < !MANY, "2^31 lists");
+            self.lists.push(vec![entry.nodes, ix]);
+            entry.nodes = MANY | list;
         }
     }
 
     fn remove_node(&mut self, e: u32, ix: Ix) {
         let entry = &mut self.entries[e as usize];
-        if entry.many != NONE {
-            self.lists[entry.many as usize].retain(|&n| n != ix);
-        } else if entry.one == ix {
-            entry.one = NONE;
+        if entry.nodes == ix {
+            entry.nodes = NONE;
+        } else if entry.nodes != NONE && entry.nodes & MANY != 0 {
+            self.lists[(entry.nodes & !MANY) as usize].retain(|&n| n != ix);
         }
     }
 
@@ -165,15 +174,12 @@ impl SearchIndex {
         self.entries.push(Entry {
             mask: mask_of(lower),
             start,
-            len: lower.len() as u32,
-            one: NONE,
-            many: NONE,
+            nodes: NONE,
         });
         let hash = self.hasher.hash_one(lower);
         let (entries, buf, hasher) = (&self.entries, &self.buf, &self.hasher);
         self.by_lower.insert_unique(hash, e, |&x| {
-            let x = &entries[x as usize];
-            hasher.hash_one(&buf[x.start as usize..(x.start + x.len) as usize])
+            hasher.hash_one(entry_name(entries, buf, x as usize))
         });
         e
     }
@@ -289,7 +295,7 @@ impl SearchIndex {
                 }
                 matched[ei] = true;
                 let entry = &self.entries[ei];
-                let name_len = entry.len as usize;
+                let name_len = self.name(ei).len();
                 let hit = if name_len == q.len() {
                     (MatchKind::Exact, 0.99)
                 } else if p == entry.start as usize {
