@@ -707,10 +707,11 @@ impl Map {
                 .by_id(lang)
                 .is_some_and(|l| l.manifest.structural_interfaces)
         };
-        unavailable_when_unreadable(
-            self.read()?
-                .mention_check(id, self.inner.uses.as_ref(), &structural),
-        )
+        unavailable_when_unreadable(self.read()?.mention_check(
+            id,
+            self.inner.uses.as_ref(),
+            &structural,
+        ))
     }
 
     /// The calls (and value uses of functions) in a node's own text whose names the map
