@@ -17,7 +17,7 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 
 use crate::NodeKind;
-use crate::model::{Ix, Model};
+use crate::model::{Ix, Model, Rows};
 use crate::types::MatchKind;
 
 const NONE: u32 = u32::MAX;
@@ -50,8 +50,11 @@ fn entry_name<'a>(entries: &[Entry], buf: &'a str, e: usize) -> &'a str {
 #[derive(Default)]
 pub(crate) struct SearchIndex {
     entries: Vec<Entry>,
-    /// Node lists of the names with more than one node.
-    lists: Vec<Vec<Ix>>,
+    /// Node lists of the names with more than one node, by list index (in one shared
+    /// array: a `Vec` per list was 24 bytes and an allocation a list).
+    lists: Rows<Ix>,
+    /// How many lists `lists` has handed out.
+    list_count: u32,
     /// `\n` + every entry's name + `\n`…, in entry order (names of emptied entries stay
     /// until the index is rebuilt).
     buf: String,
@@ -86,7 +89,7 @@ impl SearchIndex {
         let mut idx = SearchIndex::default();
         idx.update(model, model.node_ixs());
         idx.entries.shrink_to_fit();
-        idx.lists.shrink_to_fit();
+        idx.lists.freeze();
         idx.buf.shrink_to_fit();
         idx.file_nodes.shrink_to_fit();
         idx.by_lower.shrink_to_fit(|&e| {
@@ -133,11 +136,13 @@ impl SearchIndex {
         if entry.nodes == NONE {
             entry.nodes = ix;
         } else if entry.nodes & MANY != 0 {
-            self.lists[(entry.nodes & !MANY) as usize].push(ix);
+            self.lists.push(entry.nodes & !MANY, ix);
         } else {
-            let list = self.lists.len() as u32;
+            let list = self.list_count;
             assert!(list < !MANY, "2^31 lists");
-            self.lists.push(vec![entry.nodes, ix]);
+            self.list_count += 1;
+            self.lists.push(list, entry.nodes);
+            self.lists.push(list, ix);
             entry.nodes = MANY | list;
         }
     }
@@ -147,7 +152,7 @@ impl SearchIndex {
         if entry.nodes == ix {
             entry.nodes = NONE;
         } else if entry.nodes != NONE && entry.nodes & MANY != 0 {
-            self.lists[(entry.nodes & !MANY) as usize].retain(|&n| n != ix);
+            self.lists.retain(entry.nodes & !MANY, |&n| n != ix);
         }
     }
 
