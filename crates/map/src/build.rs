@@ -204,7 +204,8 @@ impl Inner {
             "walk"
         );
         let files_scanned = seen.len() as u64;
-        let rewritten_elsewhere = self.rewritten_elsewhere(&mut builder)?;
+        let rewritten_elsewhere =
+            self.rewritten_elsewhere(&mut builder, opts.full && scope.is_all())?;
         // Config files: re-hashed when in scope, kept as they were outside it.
         let config: BTreeMap<String, String> = {
             let st = self.state.read().map_err(MapError::internal)?;
@@ -261,9 +262,10 @@ impl Inner {
     /// (their node numbers differ). A whole build of the same extraction there (not dirty:
     /// no rebuild in progress or interrupted) is loaded in place of this model instead, as
     /// an open would, and the rebuild goes on incrementally from it (a load takes
-    /// milliseconds where a build from scratch takes seconds, issue 19); otherwise the
-    /// rebuild starts from scratch, numbered after the other build's generation.
-    fn rewritten_elsewhere(&self, builder: &mut BuilderState) -> Result<bool> {
+    /// milliseconds where a build from scratch takes seconds, issue 19); otherwise, or when
+    /// the rebuild is one from scratch anyway (`from_scratch`), the rebuild starts from
+    /// scratch, numbered after the other build's generation.
+    fn rewritten_elsewhere(&self, builder: &mut BuilderState, from_scratch: bool) -> Result<bool> {
         let ours = self
             .state
             .read()
@@ -282,7 +284,9 @@ impl Inner {
         if theirs.generation == ours {
             return Ok(false);
         }
-        let whole = !theirs.dirty
+        // A rebuild from scratch (`full` over the whole root) loads nothing it would drop.
+        let whole = !from_scratch
+            && !theirs.dirty
             && theirs.built_at.is_some()
             && theirs.extraction.as_deref() == Some(self.extraction.as_str());
         if whole {
