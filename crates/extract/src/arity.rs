@@ -96,8 +96,8 @@ pub struct Parameters<'t> {
 
 impl<'t> Parameters<'t> {
     /// Collects the captures of one defs.scm match.
-    pub fn collect(&mut self, m: &Match<'_, 't>) {
-        for (capture, node) in &m.captures {
+    pub fn collect(&mut self, m: Match<'_, '_, 't>) {
+        for (capture, node) in m.captures {
             let set = match *capture {
                 "parameters" => {
                     if let Some(parent) = node.parent() {
@@ -532,8 +532,8 @@ pub struct Arguments<'t> {
 
 impl<'t> Arguments<'t> {
     /// Collects the captures of one refs.scm match.
-    pub fn collect(&mut self, m: &Match<'_, 't>) {
-        for (capture, node) in &m.captures {
+    pub fn collect(&mut self, m: Match<'_, '_, 't>) {
+        for (capture, node) in m.captures {
             match *capture {
                 "arguments" => self.lists.push(*node),
                 "argument.spread" => {

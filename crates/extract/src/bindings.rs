@@ -6,10 +6,10 @@ use tree_sitter::Node;
 use crate::defs::{Defs, excerpt};
 use crate::facts::BindingFact;
 use crate::ids::IdSet;
-use crate::matches::Match;
+use crate::matches::{Match, Matches};
 use crate::text::node_text;
 
-pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<BindingFact> {
+pub fn extract(matches: &Matches, source: &str, defs: &Defs) -> Vec<BindingFact> {
     let mut seen = IdSet::default();
     let mut out = Vec::new();
     for m in matches {
@@ -52,7 +52,7 @@ pub fn extract(matches: &[Match], source: &str, defs: &Defs) -> Vec<BindingFact>
 /// (`@binding.of`) is `[]` with the value as the qualifier; a field of what a pattern's
 /// constructor takes apart is `Ctor[field]` (`@binding.field`) or `Ctor[i/n]`, `i` the
 /// position of `@binding.position` among the pattern's `n` elements.
-fn bound_to(m: &Match, source: &str) -> Option<(String, Option<String>)> {
+fn bound_to(m: Match, source: &str) -> Option<(String, Option<String>)> {
     if let Some(of) = m.get("binding.of") {
         return Some(("[]".to_string(), Some(excerpt(&of, source))));
     }

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::arity::{NamedParam, Parameters, TypedLocal};
 use crate::facts::{ArgKind, DefFact, NodeKind};
 use crate::ids::{IdMap, IdSet};
-use crate::matches::Match;
+use crate::matches::{Match, Matches};
 use crate::text::{first_doc_sentence, node_text, one_line, signature, utf16_col};
 
 /// The definitions of a file plus what reference extraction needs to know about them.
@@ -100,7 +100,7 @@ struct DocMatch<'t> {
     docs: Vec<Node<'t>>,
 }
 
-pub fn extract(matches: &[Match], source: &str) -> Defs {
+pub fn extract(matches: &Matches, source: &str) -> Defs {
     let mut raws: IdMap<Raw> = IdMap::default();
     let mut exported_nodes = IdSet::default();
     let mut exported_names = HashSet::new();
@@ -286,7 +286,7 @@ fn is_type(kind: NodeKind) -> bool {
     )
 }
 
-fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
+fn collect_def<'t>(m: Match<'_, '_, 't>, raws: &mut IdMap<Raw<'t>>) {
     let Some((kind, node)) = m.with_prefix("definition.") else {
         return;
     };
@@ -341,7 +341,7 @@ fn collect_def<'t>(m: &Match<'_, 't>, raws: &mut IdMap<Raw<'t>>) {
     }
 }
 
-fn collect_doc<'t>(m: &Match<'_, 't>, docs: &mut Vec<DocMatch<'t>>) {
+fn collect_doc<'t>(m: Match<'_, '_, 't>, docs: &mut Vec<DocMatch<'t>>) {
     let nodes: Vec<Node> = m.all("doc").collect();
     if nodes.is_empty() {
         return;

@@ -20,7 +20,7 @@ use tree_sitter::{Node, Query};
 
 use crate::facts::{ImportFact, ImportedName};
 use crate::ids::IdSet;
-use crate::matches::{Match, property};
+use crate::matches::{Matches, property};
 use crate::text::{node_text, unquote};
 
 struct Entry<'t> {
@@ -33,7 +33,7 @@ struct Entry<'t> {
     joined: bool,
 }
 
-pub fn extract(query: &Query, matches: &[Match], source: &str, separator: &str) -> Vec<ImportFact> {
+pub fn extract(query: &Query, matches: &Matches, source: &str, separator: &str) -> Vec<ImportFact> {
     let mut statements: Vec<Node> = Vec::new();
     let mut reexports: IdSet = IdSet::default();
     let mut prefixes: Vec<Node> = Vec::new();
@@ -180,7 +180,7 @@ fn contains(outer: &Node, inner: &Node) -> bool {
 
 /// The statements that have an `@import.from`: a joined name (`@import.joined`) counts
 /// only in one of them.
-pub fn joined_statements(matches: &[Match]) -> HashSet<usize> {
+pub fn joined_statements(matches: &Matches) -> HashSet<usize> {
     matches
         .iter()
         .filter(|m| m.get("import.from").is_some())

@@ -100,13 +100,14 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
         return out;
     };
     // One walk over the tree for all three query files; matches go to their section.
-    let mut sections: [Vec<matches::Match>; 4] = Default::default();
-    let lost = matches::each(query, root, source, |m| match compiled.section(m.pattern) {
-        Some(compiled::Section::Defs) => sections[0].push(m),
-        Some(compiled::Section::Refs) => sections[1].push(m),
-        Some(compiled::Section::Imports) => sections[2].push(m),
-        Some(compiled::Section::Bindings) => sections[3].push(m),
-        None => {}
+    let mut sections: [matches::Matches; 4] = Default::default();
+    let lost = matches::each(query, root, source, &mut sections, |pattern| {
+        compiled.section(pattern).map(|section| match section {
+            compiled::Section::Defs => 0,
+            compiled::Section::Refs => 1,
+            compiled::Section::Imports => 2,
+            compiled::Section::Bindings => 3,
+        })
     });
     // A walk past the match limit lost matches: the facts are partial, as for a syntax error.
     out.had_errors |= lost;
@@ -276,7 +277,7 @@ fn parse(grammar: &tree_sitter::Language, source: &str) -> Option<tree_sitter::T
 fn reparsed_uses(
     compiled: &compiled::Compiled,
     query: &tree_sitter::Query,
-    refs: &[matches::Match],
+    refs: &matches::Matches,
     source: &str,
     wrap: &navmap_language::Reparse,
     defs: &defs::Defs,
@@ -309,18 +310,17 @@ fn reparsed_uses(
     let shadow = shadow.text;
     // Predicates read the shadow; facts read the source (the same bytes inside the copies,
     // and columns count the source's characters before them).
-    let mut found: Vec<matches::Match> = Vec::new();
-    matches::each(query, tree.root_node(), &shadow, |m| {
-        if compiled.section(m.pattern) == Some(compiled::Section::Refs) {
-            found.push(m);
-        }
+    let mut found = [matches::Matches::default()];
+    matches::each(query, tree.root_node(), &shadow, &mut found, |pattern| {
+        (compiled.section(pattern) == Some(compiled::Section::Refs)).then_some(0)
     });
-    let extra = refs::extract(&found, source, defs, locals);
+    let found = &found[0];
+    let extra = refs::extract(found, source, defs, locals);
     if !extra.is_empty() {
         out.refs.extend(extra);
         out.refs.sort_by_key(|r| (r.line, r.col));
     }
-    let extra = mentions::extract(&found, &[], source, defs, locals);
+    let extra = mentions::extract(found, &matches::Matches::default(), source, defs, locals);
     if !extra.is_empty() {
         out.mentions.extend(extra);
         out.mentions.sort_by_key(|m| (m.line, m.col));

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use crate::defs::Defs;
 use crate::facts::NodeKind;
 use crate::ids::IdSet;
-use crate::matches::Match;
+use crate::matches::Matches;
 use crate::text::node_text;
 
 /// A byte range `[start, end)`.
@@ -45,7 +45,7 @@ impl Locals {
     }
 }
 
-pub fn extract(matches: &[Match], imports: &[Match], source: &str, defs: &Defs) -> Locals {
+pub fn extract(matches: &Matches, imports: &Matches, source: &str, defs: &Defs) -> Locals {
     let mut out = Locals::default();
     // A local bound by an import (`const x = require("./x")` in a function) names what the
     // import resolves to: resolution follows the import as for any imported name.

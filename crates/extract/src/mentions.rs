@@ -9,7 +9,7 @@ use crate::defs::{Defs, excerpt};
 use crate::facts::{MentionFact, MentionKind};
 use crate::ids::{IdMap, IdSet};
 use crate::locals::Locals;
-use crate::matches::Match;
+use crate::matches::Matches;
 use crate::text::{node_text, unquote, utf16_col};
 
 /// A name as a mention: an identifier-like word (a dotted path or a quoted phrase is not
@@ -68,8 +68,8 @@ fn words(text: &str) -> Vec<(usize, &str)> {
 }
 
 pub fn extract(
-    refs: &[Match],
-    imports: &[Match],
+    refs: &Matches,
+    imports: &Matches,
     source: &str,
     defs: &Defs,
     locals: &Locals,

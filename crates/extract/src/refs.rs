@@ -6,7 +6,7 @@ use crate::defs::{Defs, excerpt};
 use crate::facts::{ArgKind, EdgeKind, RefFact, TypeShape};
 use crate::ids::{IdMap, IdSet};
 use crate::locals::Locals;
-use crate::matches::Match;
+use crate::matches::{Match, Matches};
 use crate::text::{node_text, utf16_col};
 
 struct Raw {
@@ -50,7 +50,7 @@ fn rank(raw: &Raw) -> (u8, bool, usize) {
 /// qualified path, for grammars that nest a path to the right: `internal::Slots::Count`
 /// read as `internal`, then `Slots::Count`) up to the name, without the
 /// separator that ends it.
-fn qualifier(m: &Match, name: &tree_sitter::Node, source: &str) -> Option<String> {
+fn qualifier(m: Match, name: &tree_sitter::Node, source: &str) -> Option<String> {
     let text = match (m.get("qualifier"), m.get("qualifier.path")) {
         (Some(q), _) => excerpt(&q, source),
         (None, Some(path)) => {
@@ -65,7 +65,7 @@ fn qualifier(m: &Match, name: &tree_sitter::Node, source: &str) -> Option<String
     (!text.is_empty()).then_some(text)
 }
 
-pub fn extract(matches: &[Match], source: &str, defs: &Defs, locals: &Locals) -> Vec<RefFact> {
+pub fn extract(matches: &Matches, source: &str, defs: &Defs, locals: &Locals) -> Vec<RefFact> {
     let mut by_name: IdMap<Raw> = IdMap::default();
     // Names a pattern marks `@reference.not`: no use, whatever else matches them (a
     // forward declaration `class Function;` names what it declares).
