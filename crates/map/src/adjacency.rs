@@ -66,27 +66,35 @@ impl<T: Copy> Rows<T> {
     /// what [`Rows::push`] one by one leaves —, written straight into the shared array: a
     /// cold build's edges without a list per node in the overlay and its copy when folded
     /// in (issue 19: ≈ 14 MB of the stdlib build's peak). A few items are pushed as ever.
-    pub fn push_all(&mut self, items: &[(Ix, T)]) {
-        if items.len() < FREEZE_AT {
-            for &(ix, e) in items {
+    /// `items` is called for each walk over them (up to three, each giving the same items
+    /// in the same order): no list of them is built (a cold build's pass of ≈ 100k edges
+    /// held them once more, 16 bytes each, beside the arrays).
+    pub fn push_all<I>(&mut self, items: impl Fn() -> I)
+    where
+        I: Iterator<Item = (Ix, T)>,
+    {
+        if items().take(FREEZE_AT).count() < FREEZE_AT {
+            for (ix, e) in items() {
                 self.push(ix, e);
             }
             return;
         }
         self.freeze();
         let old = self.start.len().saturating_sub(1);
-        let nodes = items
-            .iter()
-            .map(|&(ix, _)| ix as usize + 1)
-            .max()
-            .unwrap_or(0)
-            .max(old);
         // Every index's frozen list followed by its new items in the order given: the
         // frozen lists copied to their new places, then each item to its index's cursor.
-        let mut cursor = vec![0u32; nodes];
-        for &(ix, _) in items {
-            cursor[ix as usize] += 1;
+        let mut cursor = vec![0u32; old];
+        let mut fill = None;
+        for (ix, e) in items() {
+            let i = ix as usize;
+            if i >= cursor.len() {
+                cursor.resize(i + 1, 0);
+            }
+            cursor[i] += 1;
+            fill.get_or_insert(e);
         }
+        let Some(fill) = fill else { return };
+        let nodes = cursor.len();
         let mut start = Vec::with_capacity(nodes + 1);
         let mut at = 0u32;
         for (i, c) in cursor.iter_mut().enumerate() {
@@ -96,12 +104,12 @@ impl<T: Copy> Rows<T> {
             *c = start[i] + frozen;
         }
         start.push(at);
-        let mut edges = vec![items[0].1; at as usize];
+        let mut edges = vec![fill; at as usize];
         for (i, &a) in start.iter().take(old).enumerate() {
             let list = self.frozen(i);
             edges[a as usize..a as usize + list.len()].copy_from_slice(list);
         }
-        for &(ix, e) in items {
+        for (ix, e) in items() {
             let c = &mut cursor[ix as usize];
             edges[*c as usize] = e;
             *c += 1;
@@ -319,7 +327,7 @@ mod tests {
         for &(ix, x) in &items {
             one.push(ix, x);
         }
-        all.push_all(&items);
+        all.push_all(|| items.iter().copied());
         assert!(all.changed.is_empty());
         assert_eq!(one.len(), all.len());
         for i in 0..one.len() + 3 {
@@ -327,7 +335,7 @@ mod tests {
         }
         assert_eq!(one.total(), all.total());
         // A few are pushed as ever.
-        all.push_all(&[(3, e(1)), (6000, e(2))]);
+        all.push_all(|| [(3, e(1)), (6000, e(2))].into_iter());
         assert_eq!(all[6000], [e(2)]);
         assert_eq!(all[3].last(), Some(&e(1)));
     }

@@ -925,8 +925,8 @@ impl Model {
 
     /// Adds edges in the order `edges` gives them, as [`Model::add_edge`] one by one would,
     /// but a cold build's many at once straight into the adjacency arrays
-    /// ([`Rows::push_all`]: no list per node in an overlay). `edges` is called twice, once
-    /// for each direction, so that only one direction's list is held at a time.
+    /// ([`Rows::push_all`]: no list per node in an overlay, and no list of the edges:
+    /// `edges` is called for each walk over them, each direction in turn).
     pub fn add_edges<I>(&mut self, edges: impl Fn() -> I)
     where
         I: Iterator<Item = (Ix, Ix, EdgeKind, Confidence, u32)>,
@@ -937,18 +937,14 @@ impl Model {
             conf,
             line,
         };
-        let out: Vec<(Ix, Edge)> = edges()
-            .map(|(s, d, k, c, l)| (s, edge(d, k, c, l)))
-            .collect();
-        self.out.push_all(&out);
-        drop(out);
-        let inc: Vec<(Ix, InEdge)> = edges()
-            .map(|(s, d, kind, conf, _)| {
+        self.out
+            .push_all(|| edges().map(|(s, d, k, c, l)| (s, edge(d, k, c, l))));
+        self.inc.push_all(|| {
+            edges().map(|(s, d, kind, conf, _)| {
                 let other = s;
                 (d, InEdge { other, kind, conf })
             })
-            .collect();
-        self.inc.push_all(&inc);
+        });
     }
 
     /// Drops the outgoing edges of a file's nodes whose kind `drop` selects.
