@@ -407,7 +407,13 @@ impl Inner {
             db::set_meta(&tx, "dirty", "1")?;
             tx.commit()?;
         }
-        let jobs = self.jobs(&model, seen, true, &mut Vec::new());
+        let mut jobs = self.jobs(&model, seen, true, &mut Vec::new());
+        // Largest files first (stable: walk order among equal sizes). One large file's
+        // extraction (its tree, matches and facts) takes up to ≈ 15 MB for a moment: in walk
+        // order the largest files often come last (`test/` in the Python stdlib), on top of
+        // an almost complete model, and set the build's peak. Files are numbered in the
+        // order they are applied, as with several workers already.
+        jobs.sort_by(|a, b| b.seen.size.cmp(&a.seen.size));
         let mut ch = Changes::default();
         let mut pending = 0usize;
         let mut indexed = 0u64;
