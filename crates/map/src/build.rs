@@ -413,7 +413,7 @@ impl Inner {
         // order the largest files often come last (`test/` in the Python stdlib), on top of
         // an almost complete model, and set the build's peak. Files are numbered in the
         // order they are applied, as with several workers already.
-        jobs.sort_by(|a, b| b.seen.size.cmp(&a.seen.size));
+        jobs.sort_by_key(|j| std::cmp::Reverse(j.seen.size));
         let mut ch = Changes::default();
         let mut pending = 0usize;
         let mut indexed = 0u64;
