@@ -51,6 +51,17 @@ pub(crate) fn ready() {
     });
 }
 
+/// Gives back the free pages of the calling thread's tree-sitter heap now. mimalloc purges
+/// free pages only when the thread that owns them next allocates or frees: after a cold
+/// build's extraction the workers sit idle until the next build, and the pages their last
+/// trees left stayed resident through resolution (the build's peak, issue 19).
+pub(crate) fn release_free() {
+    if INSTALL.is_completed() {
+        // SAFETY: `mi_collect` only returns free memory of this thread's heap.
+        unsafe { libmimalloc_sys::mi_collect(true) }
+    }
+}
+
 unsafe extern "C" fn ts_malloc(size: usize) -> *mut c_void {
     // SAFETY: plain allocation.
     unsafe { libmimalloc_sys::mi_malloc(size) }

@@ -370,6 +370,12 @@ pub fn install_allocator() {
     alloc::ready();
 }
 
+/// Gives back to the system the memory tree-sitter's heap holds free on the calling
+/// thread (see [`alloc::release_free`]).
+pub fn release_parser_memory() {
+    alloc::release_free();
+}
+
 /// How many query compilations this process has run: one per (language, grammar) used,
 /// however many threads extract at the same moment (the slow part of a cold start; a
 /// race-free cache keeps it at one).

@@ -439,6 +439,9 @@ impl Inner {
             Ok(())
         })?;
         write_rows(&mut db, &model, &mut ch)?;
+        // The workers' parser heaps, idle until the next build, give their free pages back
+        // before resolution allocates on top of them.
+        rayon::broadcast(|_| navmap_extract::release_parser_memory());
         tracing::debug!(
             mem = memory_mb(),
             ms = t.elapsed().as_secs_f64() * 1e3,
@@ -837,7 +840,14 @@ impl Inner {
                     };
                     order
                         .par_iter()
-                        .map(|&f| (f, guarded_resolve_file(&r, f, pass)))
+                        .map(|&f| {
+                            // Exactly sized: a file's list grows by doubling, and a cold
+                            // build's Uses pass held 2.4× its 162k edges' room beside the
+                            // model until the arrays were built (issue 19: the peak).
+                            let mut es = guarded_resolve_file(&r, f, pass);
+                            es.shrink_to_fit();
+                            (f, es)
+                        })
                         .collect()
                 };
                 if model.partial.is_none() || !db.load_demands(model)? {
