@@ -272,8 +272,10 @@ impl Inner {
             .map_err(MapError::internal)?
             .meta
             .generation;
-        // The state's lock before the database's, as everywhere (both under the builder's
-        // lock): answers wait for the load instead of seeing a half-loaded model, and the
+        // The state's write lock, then the database's. `fresh_build` takes them the other
+        // way round (the database, then a read of the state); no deadlock, because only a
+        // rebuild takes the database's lock and rebuilds hold the builder's lock. Held for
+        // the load: answers wait for it instead of seeing a half-loaded model, and the
         // old model is freed before the new one is read (one model's peak, not two).
         let mut st = self.state.write().map_err(MapError::internal)?;
         let db = self.db.lock().map_err(MapError::internal)?;
