@@ -266,26 +266,28 @@ impl Inner {
     /// the rebuild is one from scratch anyway (`from_scratch`), the rebuild starts from
     /// scratch, numbered after the other build's generation.
     fn rewritten_elsewhere(&self, builder: &mut BuilderState, from_scratch: bool) -> Result<bool> {
+        // The database's lock, then the state's (as `fresh_build`; the incremental path
+        // takes them the other way round): no deadlock, because only rebuilds take the
+        // database's lock and they hold the builder's. The generations are compared under a read lock (answers go on); the write lock is
+        // taken only when they differ, and held for the load: answers wait for it instead
+        // of seeing a half-loaded model, and the old model is freed before the new one is
+        // read (one model's peak, not two).
+        let db = self.db.lock().map_err(MapError::internal)?;
+        if db::is_in_memory(&db.path) {
+            return Ok(false);
+        }
+        let theirs = db.read_meta()?;
         let ours = self
             .state
             .read()
             .map_err(MapError::internal)?
             .meta
             .generation;
-        // The state's write lock, then the database's. `fresh_build` takes them the other
-        // way round (the database, then a read of the state); no deadlock, because only a
-        // rebuild takes the database's lock and rebuilds hold the builder's lock. Held for
-        // the load: answers wait for it instead of seeing a half-loaded model, and the
-        // old model is freed before the new one is read (one model's peak, not two).
-        let mut st = self.state.write().map_err(MapError::internal)?;
-        let db = self.db.lock().map_err(MapError::internal)?;
-        if db::is_in_memory(&db.path) {
-            return Ok(false);
-        }
-        let theirs = db.read_meta()?;
         if theirs.generation == ours {
             return Ok(false);
         }
+        // No other rebuild runs (the builder's lock): the generation read above still holds.
+        let mut st = self.state.write().map_err(MapError::internal)?;
         // A rebuild from scratch (`full` over the whole root) loads nothing it would drop.
         let whole = !from_scratch
             && !theirs.dirty

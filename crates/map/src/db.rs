@@ -1088,15 +1088,10 @@ impl UsesReader {
                 f.path
             ))
         };
-        let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
-        if guard.is_none() {
-            *guard = Some(self.open().map_err(|e| unreadable(&self.path, e))?);
-        }
-        let conn = guard.as_ref().expect("opened");
         // One statement, one snapshot: the row and the build it belongs to. The blob is
         // decoded where SQLite holds it (no copy).
-        let read = conn
-            .prepare_cached(
+        let read = self.with_conn(|conn| {
+            conn.prepare_cached(
                 "SELECT f.hash, c.facts,
                         (SELECT value FROM meta WHERE key = 'generation'),
                         (SELECT value FROM meta WHERE key = 'dirty')
@@ -1114,16 +1109,50 @@ impl UsesReader {
                     Ok(decode_uses(r.get_ref(1)?.as_blob()?, m, fix, which).ok())
                 })
                 .optional()
-            });
+            })
+        })?;
         match read {
-            Ok(Some(Some(uses))) => Ok(uses),
-            Ok(_) => Err(changed()),
-            Err(e) => {
-                // A connection that failed is opened again next time.
-                *guard = None;
-                Err(unreadable(&self.path, e))
-            }
+            Some(Some(uses)) => Ok(uses),
+            _ => Err(changed()),
         }
+    }
+
+    /// The generation of the build the database holds, and whether a rebuild is writing
+    /// it (or left it unfinished): one snapshot of its `meta` rows.
+    pub fn build_held(&self) -> Result<(u64, bool)> {
+        self.with_conn(|conn| {
+            conn.prepare_cached(
+                "SELECT (SELECT value FROM meta WHERE key = 'generation'),
+                        (SELECT value FROM meta WHERE key = 'dirty')",
+            )
+            .and_then(|mut s| {
+                s.query_row([], |r| {
+                    let generation = r.get::<_, Option<String>>(0)?;
+                    let dirty = r.get::<_, Option<String>>(1)?;
+                    Ok((generation, dirty))
+                })
+            })
+        })
+        .map(|(generation, dirty)| {
+            (
+                generation.and_then(|g| g.parse().ok()).unwrap_or(0),
+                dirty.as_deref() != Some("0"),
+            )
+        })
+    }
+
+    /// Runs `read` on the reader's connection, opened on first use; a connection that
+    /// failed is opened again next time.
+    fn with_conn<T>(&self, read: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            *guard = Some(self.open().map_err(|e| unreadable(&self.path, e))?);
+        }
+        let conn = guard.as_ref().expect("opened");
+        read(conn).map_err(|e| {
+            *guard = None;
+            unreadable(&self.path, e)
+        })
     }
 }
 

@@ -562,6 +562,23 @@ impl Map {
         result
     }
 
+    /// The generation of a whole build that another process wrote into the map's database
+    /// since this map last built or loaded one (a shell `navmap rebuild` beside `serve`),
+    /// when the map reads its uses from there ([`MapConfig::uses_on_demand`]): until it
+    /// loads that build, its answers about uses cannot be checked
+    /// (`MentionCheck::unavailable`). `serve` asks before an answer and rebuilds, which
+    /// loads that build (`build.rs`, `rewritten_elsewhere`). `None` when the database
+    /// holds this map's build, is being rebuilt (or was left unfinished), cannot be read,
+    /// or the map keeps its uses itself. One read of two `meta` rows.
+    pub fn rebuilt_elsewhere(&self) -> Option<u64> {
+        let reader = self.inner.uses.as_ref()?;
+        let ours = self.read().ok()?.meta.generation;
+        match reader.build_held() {
+            Ok((theirs, false)) if theirs != ours => Some(theirs),
+            _ => None,
+        }
+    }
+
     /// True while a rebuild runs.
     pub fn is_building(&self) -> bool {
         self.inner

@@ -86,6 +86,9 @@ struct Shared {
     /// Read-through refreshes started.
     refreshes: AtomicU64,
     built_at: Mutex<Option<(Instant, Option<u64>)>>,
+    /// The generation of the last build another process wrote that a read-through loaded
+    /// (or tried to): tried once per build, not before every answer.
+    loaded_elsewhere: AtomicU64,
 }
 
 enum Watch {
@@ -149,6 +152,7 @@ impl Freshness {
                 rebuilds: AtomicU64::new(0),
                 refreshes: AtomicU64::new(0),
                 built_at: Mutex::new(None),
+                loaded_elsewhere: AtomicU64::new(0),
             }),
         }
     }
@@ -175,6 +179,17 @@ impl Freshness {
         let task = tokio::task::spawn_blocking(move || shared.refresh_few());
         // Past the cap the refresh carries on; the answer warns about what is still stale.
         let _ = tokio::time::timeout(READ_THROUGH_CAP, task).await;
+    }
+
+    /// Loads a build another process wrote into the map's database, when there is one
+    /// (what the read-through does first; see `Shared::load_build_made_elsewhere`). For
+    /// answers that read the map's uses without a read-through (the `nav_*` tools'
+    /// crossing with the map's mentions). Blocking; one read of the database's `meta`
+    /// rows when there is nothing to load.
+    pub fn load_build_made_elsewhere(&self) {
+        if self.shared.map.is_built() {
+            self.shared.load_build_made_elsewhere();
+        }
     }
 
     /// What one-shot commands (`navmap call`, `navmap status`) do instead of [`start`]:
@@ -391,12 +406,14 @@ impl Shared {
         }
     }
 
-    /// The body of the read-through refresh: re-index the stale files when they are few.
+    /// The body of the read-through refresh: load a build another process made, then
+    /// re-index the stale files when they are few.
     fn refresh_few(&self) {
         self.refresh_built_at();
         if !self.map.is_built() {
             return;
         }
+        self.load_build_made_elsewhere();
         let Ok(stale) = self.map.stale_files() else {
             return;
         };
@@ -410,6 +427,37 @@ impl Shared {
         };
         if let Err(e) = self.map.rebuild(opts, &|_| {}) {
             tracing::warn!("read-through refresh failed: {e}");
+        }
+        self.recheck();
+    }
+
+    /// A shell `navmap rebuild` beside `serve` leaves the database holding another build:
+    /// answers about uses, which read it, could not be checked until the server's next
+    /// rebuild, and the watcher sees no code change to start one. So before an answer a
+    /// rebuild runs here, which loads that build in place of the model (milliseconds,
+    /// `Map::rebuilt_elsewhere`) and re-indexes what changed since. Once per such build;
+    /// not while a rebuild of the server's own runs (it checks the database itself).
+    fn load_build_made_elsewhere(&self) {
+        if self.map.is_building() {
+            return;
+        }
+        let Some(theirs) = self.map.rebuilt_elsewhere() else {
+            return;
+        };
+        if self.loaded_elsewhere.swap(theirs, Ordering::Relaxed) == theirs {
+            return;
+        }
+        tracing::info!(
+            generation = theirs,
+            "the map database holds a build made elsewhere: loading it"
+        );
+        self.refreshes.fetch_add(1, Ordering::Relaxed);
+        let opts = RebuildOptions {
+            paths: None,
+            full: false,
+        };
+        if let Err(e) = self.map.rebuild(opts, &|_| {}) {
+            tracing::warn!("loading the build made elsewhere failed: {e}");
         }
         self.recheck();
     }

@@ -1196,13 +1196,15 @@ fn walkdir_names(root: &std::path::Path) -> Vec<String> {
 }
 
 /// Issue 19: `serve` reads each file's references and mentions from the map database when
-/// an answer about uses needs them. When the database no longer holds the server's build
-/// (another process rebuilt the map from scratch), those answers are still given from the
-/// map's edges — `complete: false`, the reason in `unlinkedUnavailable`, a warning naming
-/// map_rebuild; never MAP_NOT_BUILT, never another build's rows — and after the server's
-/// own full map_rebuild they are what they were. The language server is the fake one without
-/// a call hierarchy: callers come from its references crossed with the map's mentions,
-/// callees from the map (fallback-map).
+/// an answer about uses needs them. When another process rebuilt the map (a shell
+/// `navmap rebuild --full`), the server loads that build before its next answer, and the
+/// answers are what they were. When the database does not hold a whole build (another
+/// process is rebuilding it, or left it half-written: its `dirty` flag), those answers
+/// are still given from the map's edges — `complete: false`, the reason in
+/// `unlinkedUnavailable`, a warning naming map_rebuild; never MAP_NOT_BUILT, never another
+/// build's rows — and after the server's own full map_rebuild they are what they were. The
+/// language server is the fake one without a call hierarchy: callers come from its
+/// references crossed with the map's mentions, callees from the map (fallback-map).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_about_uses_the_database_cannot_give_keep_the_edges_and_say_so() {
     let dir = project();
@@ -1272,9 +1274,20 @@ async fn answers_about_uses_the_database_cannot_give_keep_the_edges_and_say_so()
     assert_eq!(before[0]["unlinkedTotal"], 2, "{}", before[0]);
     assert!(complete(&json!({"data": before[3]})), "{}", before[3]);
 
-    // Another process rebuilds the map from scratch: the database holds another build.
+    // Another process rebuilds the map from scratch: the database holds another build,
+    // which the server loads before it answers — a `nav_*` answer first, then the others.
     let out = navmap_cli(root, &["rebuild", "--full"]);
     assert!(out.status.success(), "{out:?}");
+    for ((tool, args), was) in asks.iter().zip(&before).rev() {
+        let env = call(&c, tool, args.clone()).await;
+        assert_eq!(ok(&env), was, "{tool} {args}: {env}");
+    }
+
+    // Another process is rebuilding it (or stopped half-way): what its first write leaves.
+    let db = rusqlite::Connection::open(root.join(".navmap/map.db")).unwrap();
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'dirty'", [])
+        .unwrap();
+    drop(db);
     for ((tool, args), was) in asks.iter().zip(&before) {
         let env = call(&c, tool, args.clone()).await;
         let d = ok(&env);
@@ -1298,8 +1311,7 @@ async fn answers_about_uses_the_database_cannot_give_keep_the_edges_and_say_so()
     }
 
     // The server's own full rebuild writes its build there again: the answers are as
-    // before. (A rebuild with nothing to re-index writes nothing, and the database stays
-    // the other process's build.)
+    // before.
     ok(&call(&c, "map_rebuild", json!({"full": true})).await);
     for ((tool, args), was) in asks.iter().zip(&before) {
         let env = call(&c, tool, args.clone()).await;

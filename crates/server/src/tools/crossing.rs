@@ -107,7 +107,9 @@ pub async fn unseen(
     };
     let map = ctx.map.clone();
     let own = t.rel.clone();
+    let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || {
+        ctx.freshness.load_build_made_elsewhere();
         let Ok(check) = map.mention_check(&id) else {
             return Unseen::default();
         };
@@ -163,7 +165,9 @@ pub async fn unseen_callees(ctx: &Arc<ServerContext>, t: &Target, answered: Answ
         return Unseen::default();
     };
     let map = ctx.map.clone();
+    let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || {
+        ctx.freshness.load_build_made_elsewhere();
         let Ok(check) = map.callee_check(&id) else {
             return Unseen::default();
         };
