@@ -1,7 +1,7 @@
 //! The read side: node views, neighbors, paths, overview, search, status.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use crate::error::{MapError, Result};
 use crate::id::{check_path, parse_node_id};
@@ -124,121 +124,135 @@ impl State {
             }
         }
         let mut beyond_cap: HashSet<Ix> = HashSet::new();
-        let mut frontier = BinaryHeap::new();
-        frontier.push(Reverse((0u32, ordered_score(self.score(start)), start)));
-        while let Some(Reverse((d, _, node))) = frontier.pop() {
-            if d >= depth || found.len() >= cap {
-                continue;
-            }
-            let mut step: Vec<(Ix, EdgeKind, Confidence, u32, Direction)> = Vec::new();
-            if direction != Direction::In {
-                if allowed(EdgeKind::Contains) {
-                    for &c in m.children_of(node) {
-                        step.push((
-                            c,
-                            EdgeKind::Contains,
-                            Confidence::Exact,
-                            u32::MAX,
-                            Direction::Out,
-                        ));
-                    }
+        // Walked level by level, each level's nodes best score first and ties by node ID:
+        // which node reaches a neighbor first (its `via`, its edge) and what the caps keep
+        // never depend on node numbers, which differ between builds of the same code (the
+        // order files are extracted in, a rebuild that adds files).
+        let by_score_then_id = |a: &Ix, b: &Ix| {
+            ordered_score(self.score(*a))
+                .cmp(&ordered_score(self.score(*b)))
+                .then_with(|| m.cmp_ids(*a, *b))
+        };
+        let mut level: Vec<Ix> = vec![start];
+        let mut next_level: Vec<Ix> = Vec::new();
+        for d in 0..depth {
+            level.sort_by(by_score_then_id);
+            for node in level.drain(..) {
+                if found.len() >= cap {
+                    break;
                 }
-                for e in &m.out[node as usize] {
-                    step.push((e.other, e.kind, e.conf, e.line, Direction::Out));
-                }
-                // A file exports its own exported definitions, not only what it
-                // re-exports (those are stored edges; these are derived here).
-                if allowed(EdgeKind::Exports) && m.n(node).kind == NodeKind::File {
-                    for &c in m.children_of(node) {
-                        if m.n(c).exported {
-                            // No line of its own: the definition's line says it.
+                let mut step: Vec<(Ix, EdgeKind, Confidence, u32, Direction)> = Vec::new();
+                if direction != Direction::In {
+                    if allowed(EdgeKind::Contains) {
+                        for &c in m.children_of(node) {
                             step.push((
                                 c,
-                                EdgeKind::Exports,
+                                EdgeKind::Contains,
                                 Confidence::Exact,
                                 u32::MAX,
                                 Direction::Out,
                             ));
                         }
                     }
+                    for e in &m.out[node as usize] {
+                        step.push((e.other, e.kind, e.conf, e.line, Direction::Out));
+                    }
+                    // A file exports its own exported definitions, not only what it
+                    // re-exports (those are stored edges; these are derived here).
+                    if allowed(EdgeKind::Exports) && m.n(node).kind == NodeKind::File {
+                        for &c in m.children_of(node) {
+                            if m.n(c).exported {
+                                // No line of its own: the definition's line says it.
+                                step.push((
+                                    c,
+                                    EdgeKind::Exports,
+                                    Confidence::Exact,
+                                    u32::MAX,
+                                    Direction::Out,
+                                ));
+                            }
+                        }
+                    }
                 }
-            }
-            if direction != Direction::Out {
-                if allowed(EdgeKind::Contains)
-                    && let Some(p) = m.n(node).parent.get()
-                {
-                    step.push((
-                        p,
-                        EdgeKind::Contains,
-                        Confidence::Exact,
-                        u32::MAX,
-                        Direction::In,
-                    ));
+                if direction != Direction::Out {
+                    if allowed(EdgeKind::Contains)
+                        && let Some(p) = m.n(node).parent.get()
+                    {
+                        step.push((
+                            p,
+                            EdgeKind::Contains,
+                            Confidence::Exact,
+                            u32::MAX,
+                            Direction::In,
+                        ));
+                    }
+                    for (e, line) in m.incoming(node) {
+                        step.push((e.other, e.kind, e.conf, line, Direction::In));
+                    }
+                    if allowed(EdgeKind::Exports)
+                        && m.n(node).exported
+                        && let Some(p) = m
+                            .n(node)
+                            .parent
+                            .get()
+                            .filter(|&p| m.n(p).kind == NodeKind::File)
+                    {
+                        step.push((
+                            p,
+                            EdgeKind::Exports,
+                            Confidence::Exact,
+                            u32::MAX,
+                            Direction::In,
+                        ));
+                    }
                 }
-                for (e, line) in m.incoming(node) {
-                    step.push((e.other, e.kind, e.conf, line, Direction::In));
+                // Filters before caps: on the last level a node of another kind is neither
+                // shown nor walked through, so it must not take a place under `max_nodes`.
+                let last_level = d + 1 >= depth;
+                step.retain(|s| {
+                    allowed(s.1) && !seen.contains(&s.0) && (!last_level || wanted(s.0))
+                });
+                // Per-node cap: a hub contributes its best `max_nodes` (resolved edges first,
+                // then by hub score); the rest only count towards `total`.
+                if step.len() > max_nodes {
+                    let key = |s: &(Ix, EdgeKind, Confidence, u32, Direction)| {
+                        (!wanted(s.0), s.2 == Confidence::Candidate)
+                    };
+                    step.select_nth_unstable_by(max_nodes, |a, b| {
+                        key(a)
+                            .cmp(&key(b))
+                            .then_with(|| by_score_then_id(&a.0, &b.0))
+                    });
+                    let mut rest: Vec<Ix> = step[max_nodes..].iter().map(|s| s.0).collect();
+                    rest.sort_unstable();
+                    rest.dedup();
+                    step.truncate(max_nodes);
+                    let kept: HashSet<Ix> = step.iter().map(|s| s.0).collect();
+                    beyond_cap.extend(rest.into_iter().filter(|r| !kept.contains(r)));
                 }
-                if allowed(EdgeKind::Exports)
-                    && m.n(node).exported
-                    && let Some(p) = m
-                        .n(node)
-                        .parent
-                        .get()
-                        .filter(|&p| m.n(p).kind == NodeKind::File)
-                {
-                    step.push((
-                        p,
-                        EdgeKind::Exports,
-                        Confidence::Exact,
-                        u32::MAX,
-                        Direction::In,
-                    ));
-                }
-            }
-            // Filters before caps: on the last level a node of another kind is neither
-            // shown nor walked through, so it must not take a place under `max_nodes`.
-            let last_level = d + 1 >= depth;
-            step.retain(|s| allowed(s.1) && !seen.contains(&s.0) && (!last_level || wanted(s.0)));
-            // Per-node cap: a hub contributes its best `max_nodes` (resolved edges first,
-            // then by hub score); the rest only count towards `total`.
-            if step.len() > max_nodes {
-                let key = |s: &(Ix, EdgeKind, Confidence, u32, Direction)| {
+                // Best edge first for each neighbor: resolved before candidates, then a use
+                // before structure (a header's prototype that names a type of its own file is a
+                // use the answer must show, not hide behind `contains`).
+                step.sort_by_key(|s| {
                     (
-                        !wanted(s.0),
                         s.2 == Confidence::Candidate,
-                        ordered_score(self.score(s.0)),
-                        s.0,
+                        matches!(s.1, EdgeKind::Contains | EdgeKind::Exports),
+                        s.2,
+                        s.1,
                     )
-                };
-                step.select_nth_unstable_by_key(max_nodes, key);
-                let mut rest: Vec<Ix> = step[max_nodes..].iter().map(|s| s.0).collect();
-                rest.sort_unstable();
-                rest.dedup();
-                step.truncate(max_nodes);
-                let kept: HashSet<Ix> = step.iter().map(|s| s.0).collect();
-                beyond_cap.extend(rest.into_iter().filter(|r| !kept.contains(r)));
-            }
-            // Best edge first for each neighbor: resolved before candidates, then a use
-            // before structure (a header's prototype that names a type of its own file is a
-            // use the answer must show, not hide behind `contains`).
-            step.sort_by_key(|s| {
-                (
-                    s.2 == Confidence::Candidate,
-                    matches!(s.1, EdgeKind::Contains | EdgeKind::Exports),
-                    s.2,
-                    s.1,
-                )
-            });
-            for (other, kind, conf, line, dir) in step {
-                if !seen.insert(other) {
-                    continue;
-                }
-                let score = ordered_score(self.score(other));
-                found.push((d + 1, score, other, kind, conf, line, dir, node));
-                if conf != Confidence::Candidate {
-                    frontier.push(Reverse((d + 1, score, other)));
+                });
+                for (other, kind, conf, line, dir) in step {
+                    if !seen.insert(other) {
+                        continue;
+                    }
+                    let score = ordered_score(self.score(other));
+                    found.push((d + 1, score, other, kind, conf, line, dir, node));
+                    if conf != Confidence::Candidate {
+                        next_level.push(other);
+                    }
                 }
             }
+            std::mem::swap(&mut level, &mut next_level);
         }
         found.sort_by(|a, b| {
             (a.0, a.1)

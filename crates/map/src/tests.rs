@@ -1367,6 +1367,57 @@ fn kind_filters_apply_before_the_cap() {
     assert!(r.neighbors.iter().all(|n| n.node.kind == NodeKind::Method));
 }
 
+/// What the per-node cap keeps among neighbors of equal rank, and which node reaches a
+/// neighbor first, are decided by node IDs, not node numbers: two maps of the same code
+/// numbered differently (here one built whole, the other built in two steps, so the files
+/// it met later come later) answer alike.
+#[test]
+fn neighbors_of_equal_rank_are_cut_by_node_id_not_by_build_order() {
+    let mut hub = String::from("def function hub\n");
+    for i in 1..=6 {
+        hub.push_str(&format!("import ./m{i} f{i}\nref hub calls f{i}\n"));
+    }
+    let leaf = |i: usize| format!("def function f{i}\n");
+    let leaves: Vec<(String, String)> = (1..=6).map(|i| (format!("m{i}"), leaf(i))).collect();
+    let mut all: Vec<(&str, &str)> = vec![("hub", hub.as_str())];
+    all.extend(leaves.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    let whole = Fixture::new(&all);
+    whole.rebuild();
+    // The same code in two steps: the last leaves first, then the others.
+    let stepwise = Fixture::new(&all[..1]);
+    for (p, t) in leaves.iter().rev().take(2) {
+        stepwise.write(p, t);
+    }
+    stepwise.rebuild();
+    for (p, t) in &leaves {
+        stepwise.write(p, t);
+    }
+    stepwise.rebuild();
+    let answer = |fx: &Fixture| {
+        let (map, _) = fx.reopen();
+        let r = map
+            .neighbors(
+                &fx.id("hub", "hub"),
+                Direction::Out,
+                Some(&[EdgeKind::Calls]),
+                1,
+                2,
+            )
+            .unwrap();
+        assert_eq!(r.total, 6, "{r:?}");
+        r.neighbors
+            .iter()
+            .map(|n| n.node.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        answer(&whole),
+        [whole.id("m1", "f1"), whole.id("m2", "f2")],
+        "the two smallest IDs among equals"
+    );
+    assert_eq!(answer(&stepwise), answer(&whole));
+}
+
 #[test]
 fn a_file_exports_its_own_exported_definitions() {
     let fx = Fixture::new(&[("lib", "def function open\ndef function _hidden priv\n")]);
