@@ -178,6 +178,7 @@ impl Inner {
         let started = Instant::now();
         let scope = Scope::new(opts.paths.as_deref())?;
         let mut builder = self.builder.lock().map_err(MapError::internal)?;
+        let _writer = self.wait_for_other_writers()?;
         progress(Progress {
             phase: Phase::Scanning,
             done: 0,
@@ -254,6 +255,40 @@ impl Inner {
         summary.generation = st.meta.generation;
         summary.duration_ms = started.elapsed().as_millis() as u64;
         Ok(summary)
+    }
+
+    /// Holds the map database against other processes' rebuilds for as long as the
+    /// returned file lives, waiting for one that holds it now (a shell `navmap rebuild`
+    /// beside `serve`, or the other way round). Without it two writers' rows could
+    /// interleave in one database: a rebuild writes in several transactions, and
+    /// `rewritten_elsewhere` only sees a build that is finished. An advisory `flock` on the
+    /// database file itself (no file of its own; SQLite's own locks are `fcntl` locks,
+    /// which `flock` does not touch on Linux). `None` for an in-memory map, and where the
+    /// file system has no such locks (rebuilds then go on as before, unguarded).
+    fn wait_for_other_writers(&self) -> Result<Option<std::fs::File>> {
+        if db::is_in_memory(&self.db_path) {
+            return Ok(None);
+        }
+        let file = std::fs::File::open(&self.db_path).map_err(|e| {
+            MapError::Internal(format!(
+                "opening the map database {} to lock it: {e}",
+                self.db_path.display()
+            ))
+        })?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                tracing::info!("another process is rebuilding the map: waiting for it");
+                file.lock().map_err(|e| {
+                    MapError::Internal(format!("waiting for the map database's lock: {e}"))
+                })?;
+                Ok(Some(file))
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                tracing::warn!("the map database cannot be locked ({e}): rebuilding unguarded");
+                Ok(None)
+            }
+        }
     }
 
     /// Whether the rebuild must start from scratch because another process rebuilt the map

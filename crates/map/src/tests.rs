@@ -1897,6 +1897,39 @@ fn a_rebuild_after_another_process_rebuilt_the_map_loads_its_build() {
     assert_eq!(uses_answers(&reopened), uses_answers(&held));
 }
 
+/// A rebuild waits while another process holds the map database for its rebuild (the lock
+/// `build.rs` `wait_for_other_writers` takes), then goes on: two writers' rows never
+/// interleave in one database.
+#[test]
+fn a_rebuild_waits_for_another_process_rebuilding_the_same_database() {
+    let fx = Fixture::new(&shop());
+    fx.rebuild();
+    let (held, _) = fx.reopen();
+    let other = std::fs::File::open(&fx.map.inner.db_path).unwrap();
+    other.lock().unwrap();
+    fx.write(
+        "util/misc",
+        "def function helper\nref helper calls refresh\n",
+    );
+    let (finished, done) = std::sync::mpsc::channel();
+    let waiting = std::thread::spawn(move || {
+        let summary = held.rebuild(RebuildOptions::default(), &|_| {});
+        finished.send(()).unwrap();
+        summary
+    });
+    assert!(
+        done.recv_timeout(std::time::Duration::from_millis(500))
+            .is_err(),
+        "the rebuild must wait for the other writer"
+    );
+    drop(other);
+    let summary = waiting.join().unwrap().unwrap();
+    assert_eq!(summary.files_indexed, 1, "{summary:?}");
+    let (reopened, warnings) = fx.reopen();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(reopened.status().unwrap().generation, summary.generation);
+}
+
 /// When the database no longer holds what a map that reads uses from it was loaded with
 /// (another process rebuilt it, here from scratch after an edit; or it is gone), a check of
 /// uses is unavailable with the reason (`MapError::Unreadable`'s message) — never another
