@@ -32,6 +32,7 @@ mod alloc;
 mod arity;
 mod attribute_macros;
 mod bindings;
+mod code_pages;
 mod compiled;
 mod conditionals;
 mod defs;
@@ -375,6 +376,8 @@ pub fn install_allocator() {
 pub fn release_parser_memory() {
     alloc::release_free();
 }
+
+pub use code_pages::release_code_pages;
 
 /// How many query compilations this process has run: one per (language, grammar) used,
 /// however many threads extract at the same moment (the slow part of a cold start; a
