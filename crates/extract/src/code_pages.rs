@@ -94,7 +94,7 @@ mod tests {
     fn code_pages_are_dropped_and_run_again() {
         let mappings = clean_own_mappings();
         // The test binary's code is among them (this function runs from it).
-        let here = code_pages_are_dropped_and_run_again as usize;
+        let here = code_pages_are_dropped_and_run_again as *const () as usize;
         assert!(
             mappings
                 .iter()
