@@ -134,8 +134,11 @@ pub(crate) fn release_freed() {
 /// besides (fault-around, large folios): after the open, 12.7 of the binary's 14.5 MB of
 /// `.text` were resident, counted in the server's RSS. Dropped, the answers that follow
 /// fault back in what they run: 8.8 MB after the query mix (issue 19's bench: the RSS
-/// after the mix, −3.9 MB; the answers' medians unchanged). Once, after the open — not at
-/// every idle trim, where each burst of answers would fault its code in again.
+/// after the mix, −3.9 MB; the answers' medians unchanged). The read-only segment before
+/// the code goes too: the relocations and dynamic symbols only the loader read, the
+/// grammars' tables the open's fingerprint hashed — 1.8 MB resident after the open, of
+/// which answers fault back what they read. Once, after the open — not at every idle
+/// trim, where each burst of answers would fault its code in again.
 pub(crate) fn release_code_of_open() -> usize {
     #[cfg(target_os = "linux")]
     {
@@ -160,33 +163,65 @@ pub(crate) fn release_code_of_open() -> usize {
     0
 }
 
-/// The executable, private mappings of this process's own executable file: (start, length).
+/// The mappings of this process's own executable file that hold only what the file holds:
+/// its code (`r-xp`) and the read-only segment before it (`r--p` below the code's file
+/// offset: the dynamic symbols and relocations the loader read once, constant data,
+/// unwinding tables), each (start, length). A mapping with a page of its own
+/// (`Anonymous:` in `/proc/self/smaps`: a page copied on write, as the relocated
+/// read-only data after the code is) is never one of them.
 #[cfg(target_os = "linux")]
 fn own_code_mappings() -> Vec<(usize, usize)> {
-    let (Ok(exe), Ok(maps)) = (
+    let (Ok(exe), Ok(smaps)) = (
         std::fs::read_link("/proc/self/exe"),
-        std::fs::read_to_string("/proc/self/maps"),
+        std::fs::read_to_string("/proc/self/smaps"),
     ) else {
         return vec![];
     };
     let exe = exe.to_string_lossy();
-    maps.lines()
-        .filter_map(|line| {
-            // `start-end perms offset dev inode path`; the path may hold spaces.
-            let mut f = line.splitn(6, ' ');
-            let (range, perms) = (f.next()?, f.next()?);
-            let path = f.nth(3)?.trim_start();
-            if perms != "r-xp" || path != exe {
-                return None;
+    // (start, length, executable, file offset, anonymous kB) of each mapping of the file.
+    let mut maps: Vec<(usize, usize, bool, u64, u64)> = vec![];
+    let mut ours = false;
+    for line in smaps.lines() {
+        if let Some(m) = mapping_line(line) {
+            ours = m.3 == exe;
+            if ours {
+                let (start, len, perms, offset) = (m.0, m.1, m.2, m.4);
+                if perms == "r-xp" || perms == "r--p" {
+                    maps.push((start, len, perms == "r-xp", offset, 0));
+                } else {
+                    ours = false;
+                }
             }
-            let (a, b) = range.split_once('-')?;
-            let (a, b) = (
-                usize::from_str_radix(a, 16).ok()?,
-                usize::from_str_radix(b, 16).ok()?,
-            );
-            Some((a, b.checked_sub(a)?))
-        })
+        } else if ours && let Some(kb) = line.strip_prefix("Anonymous:") {
+            let kb = kb.trim().trim_end_matches(" kB").parse().unwrap_or(u64::MAX);
+            if let Some(last) = maps.last_mut() {
+                last.4 = kb;
+            }
+        }
+    }
+    let Some(code_offset) = maps.iter().filter(|m| m.2).map(|m| m.3).min() else {
+        return vec![];
+    };
+    maps.into_iter()
+        .filter(|&(_, _, exec, offset, anon)| anon == 0 && (exec || offset < code_offset))
+        .map(|(start, len, ..)| (start, len))
         .collect()
+}
+
+/// A mapping's header line of `/proc/self/smaps` (`start-end perms offset dev inode
+/// path`; the path may hold spaces): (start, length, perms, path, file offset).
+#[cfg(target_os = "linux")]
+fn mapping_line(line: &str) -> Option<(usize, usize, &str, &str, u64)> {
+    let mut f = line.splitn(6, ' ');
+    let (range, perms, offset) = (f.next()?, f.next()?, f.next()?);
+    let (a, b) = range.split_once('-')?;
+    let (a, b) = (
+        usize::from_str_radix(a, 16).ok()?,
+        usize::from_str_radix(b, 16).ok()?,
+    );
+    let offset = u64::from_str_radix(offset, 16).ok()?;
+    let path = f.nth(2).map_or("", str::trim_start);
+    Some((a, b.checked_sub(a)?, perms, path, offset))
 }
 
 /// Fixes glibc's mapping and trimming thresholds at 1 MiB for a `navmap rebuild` that has
