@@ -193,7 +193,11 @@ fn own_code_mappings() -> Vec<(usize, usize)> {
                 }
             }
         } else if ours && let Some(kb) = line.strip_prefix("Anonymous:") {
-            let kb = kb.trim().trim_end_matches(" kB").parse().unwrap_or(u64::MAX);
+            let kb = kb
+                .trim()
+                .trim_end_matches(" kB")
+                .parse()
+                .unwrap_or(u64::MAX);
             if let Some(last) = maps.last_mut() {
                 last.4 = kb;
             }
