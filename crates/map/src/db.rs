@@ -350,6 +350,11 @@ impl Db {
         )?;
         let mut edge_data: Vec<u8> = Vec::with_capacity(usize::try_from(edge_bytes).unwrap_or(0));
         let mut edge_blobs: Vec<(Ix, std::ops::Range<usize>)> = Vec::new();
+        // Who uses and mentions each name, as (name, file) in file order, written into the
+        // name lists at once at the end (`Rows::push_all`: what pushing them one by one
+        // leaves, without a list per name in the overlay, grown and freed between the
+        // files' long-lived lists: issue 19, the heap of `serve`).
+        let (mut users, mut mentioners) = (Vec::new(), Vec::new());
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let ix: Ix = r.get(0)?;
@@ -395,7 +400,7 @@ impl Db {
             }
             model.put_file(ix, rec);
             if uses_on_disk && !rebuild_only && facts.is_some() {
-                index_uses(model, ix);
+                uses_of(model, ix, &mut users, &mut mentioners);
                 let f = model.f_mut(ix);
                 f.refs = Default::default();
                 f.mentions = Default::default();
@@ -403,20 +408,29 @@ impl Db {
             }
         }
         drop(rows);
-        // Containers: every node's parent is in its own file.
-        for ix in model.node_ixs().collect::<Vec<_>>() {
+        // Containers: every node's parent is in its own file (written at once, as the
+        // users above).
+        let mut children = Vec::new();
+        for ix in model.node_ixs() {
             if let Some(p) = model.n(ix).parent.get() {
                 if model.slot(p).is_none() {
                     return Err(bad("parent of a node is missing"));
                 }
-                model.children.push(p, ix);
+                children.push((p, ix));
             }
         }
+        model.children.push_all(|| children.iter().copied());
+        drop(children);
         for fix in model.file_ixs().collect::<Vec<_>>() {
             if !model.f(fix).uses_on_disk {
-                index_uses(model, fix);
+                uses_of(model, fix, &mut users, &mut mentioners);
             }
         }
+        model.users_by_name.push_all(|| users.iter().copied());
+        model
+            .mentioners_by_name
+            .push_all(|| mentioners.iter().copied());
+        drop((users, mentioners));
         for (fix, span) in edge_blobs {
             decode_edges(&edge_data[span], model)
                 .map_err(|_| bad(&format!("edges of file {fix}")))?;
@@ -449,15 +463,13 @@ impl Db {
     }
 }
 
-/// Counts a file as a user of the names its references and imports hold, and a mentioner
-/// of those its mentions hold.
-fn index_uses(model: &mut Model, fix: Ix) {
-    for sym in model.used_names(fix) {
-        model.add_user(sym, fix);
-    }
-    for sym in model.mentioned_names(fix) {
-        model.add_mentioner(sym, fix);
-    }
+/// The names a file uses (its references and imports) and those it mentions, as (name,
+/// file) pairs for [`Rows::push_all`] into the model's lists of users and mentioners
+/// (what [`Model::add_user`] and [`Model::add_mentioner`] would leave for a file loaded
+/// after every other: each name once).
+fn uses_of(model: &Model, fix: Ix, users: &mut Vec<(Sym, Ix)>, mentioners: &mut Vec<(Sym, Ix)>) {
+    users.extend(model.used_names(fix).into_iter().map(|sym| (sym, fix)));
+    mentioners.extend(model.mentioned_names(fix).into_iter().map(|sym| (sym, fix)));
 }
 
 pub(crate) fn set_meta(tx: &Transaction, key: &str, value: &str) -> Result<()> {
