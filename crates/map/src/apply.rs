@@ -455,7 +455,8 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
                 .type_qualifier
                 .as_deref()
                 .filter(|q| !q.is_empty())
-                .map(|q| model.texts.intern(q)),
+                .map(|q| model.texts.intern(q))
+                .into(),
             type_name: model.texts.intern(&b.type_name),
             line: b.line,
             until: b.until.unwrap_or(NO_LINE),

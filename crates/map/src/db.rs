@@ -760,7 +760,7 @@ fn encode_facts_after_refs(model: &Model, fix: Ix, mut w: Writer) -> Vec<u8> {
     for b in &f.bindings {
         w.u32(b.scope);
         w.str(model.text(b.name));
-        w.opt_str(b.type_qualifier.map(|q| model.text(q)));
+        w.opt_str(b.type_qualifier.get().map(|q| model.text(q)));
         w.str(model.text(b.type_name));
         w.u32(b.line);
         w.u32(b.until);
@@ -866,7 +866,7 @@ pub(crate) fn decode_facts_with(
         rec.bindings.push(TypedName {
             scope,
             name: model.texts.intern(r.str()?),
-            type_qualifier: r.opt_str()?.map(|q| model.texts.intern(q)),
+            type_qualifier: r.opt_str()?.map(|q| model.texts.intern(q)).into(),
             type_name: model.texts.intern(r.str()?),
             line: r.u32()?,
             until: r.u32()?,

@@ -325,7 +325,8 @@ pub(crate) struct TypedName {
     /// As written: `store`, `self.store`, `this.data`. In [`Model::texts`], as the types are
     /// (issue 19: three strings a binding, each an allocation).
     pub name: Sym,
-    pub type_qualifier: Option<Sym>,
+    /// In [`Model::texts`] (an [`Opt32`]: 24 bytes a binding, where an `Option` made it 28).
+    pub type_qualifier: Opt32,
     pub type_name: Sym,
     pub line: u32,
     /// Last line of the region the binding holds in (a match arm, a branch, a loop);

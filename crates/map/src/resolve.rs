@@ -1581,7 +1581,7 @@ impl<'a> Resolver<'a> {
             }
         };
         if let Some(b) = bound_as {
-            let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+            let prefix = b.type_qualifier.get().map_or("", |q| m.text(q));
             let type_name = m.text(b.type_name);
             // A value made by a function (`var versionRE = lazyregexp.New(…)`): the type
             // its signature returns, as for a local (`member_of_typed`).
@@ -1688,7 +1688,7 @@ impl<'a> Resolver<'a> {
     ) -> Option<Outcome> {
         let b = self.typed_binding(cx.file, from, q, cx.line.get())?;
         let m = self.model;
-        let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+        let prefix = b.type_qualifier.get().map_or("", |q| m.text(q));
         let type_name = m.text(b.type_name);
         // A part of a value (`Extension(ref s)`, `for s in &self.strats`): its type when the
         // declarations say it for sure; else the local is of unknown type (candidates).
@@ -1770,7 +1770,7 @@ impl<'a> Resolver<'a> {
             // parameter, its type text read from the field's declaration.
             [head, field] => {
                 let b = self.typed_binding(cx.file, from, head, cx.line.get())?;
-                let prefix = b.type_qualifier.map_or("", |q| m.text(q));
+                let prefix = b.type_qualifier.get().map_or("", |q| m.text(q));
                 let type_name = m.text(b.type_name);
                 let (t, _) = self
                     .resolve_type_parts(cx, b.scope, prefix, type_name, depth + 1)
