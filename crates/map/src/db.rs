@@ -330,6 +330,20 @@ impl Db {
     /// and mentioners of a name) and let go of at once, left in the database
     /// (`FileRec::uses_on_disk`).
     pub fn load(&self, model: &mut Model, rebuild_only: bool, uses_on_disk: bool) -> Result<()> {
+        // A small page cache while every row is read once: SQLite's default (2 MB) filled
+        // a page at a time among the files' long-lived lists and freed after the load,
+        // left holes of a page each in the heap of `serve` (issue 19). Put back after.
+        let cache: i64 = self
+            .conn
+            .pragma_query_value(None, "cache_size", |r| r.get(0))?;
+        self.conn
+            .pragma_update(None, "cache_size", -LOAD_CACHE_KIB)?;
+        let loaded = self.load_rows(model, rebuild_only, uses_on_disk);
+        self.conn.pragma_update(None, "cache_size", cache)?;
+        loaded
+    }
+
+    fn load_rows(&self, model: &mut Model, rebuild_only: bool, uses_on_disk: bool) -> Result<()> {
         let bad = |what: &str| MapError::Internal(format!("corrupt map database: {what}"));
         // External modules first: import targets refer to them.
         self.load_externals(model)?;
@@ -1075,6 +1089,10 @@ pub(crate) struct UsesReader {
     path: PathBuf,
     conn: std::sync::Mutex<Option<Connection>>,
 }
+
+/// SQLite pages a load keeps cached ([`Db::load`]: each row is read once; the tables'
+/// inner pages stay).
+const LOAD_CACHE_KIB: i64 = 256;
 
 /// SQLite pages the reader keeps cached (a file's facts are a few pages; the operating
 /// system caches the rest).
