@@ -127,6 +127,9 @@ pub use db::IN_MEMORY;
 pub use error::MapError;
 pub use id::{NodeIdParts, parse_node_id};
 pub use navmap_extract::facts::{Confidence, EdgeKind, NodeKind};
+/// Drops the resident pages of the program's own code and read-only data (the next access
+/// faults them back from the file): between a build's phases, and after `serve`'s open.
+pub use navmap_extract::release_code_pages;
 pub use precheck::Precheck;
 pub use types::*;
 

@@ -134,98 +134,16 @@ pub(crate) fn release_freed() {
 /// besides (fault-around, large folios): after the open, 12.7 of the binary's 14.5 MB of
 /// `.text` were resident, counted in the server's RSS. Dropped, the answers that follow
 /// fault back in what they run: 8.8 MB after the query mix (issue 19's bench: the RSS
-/// after the mix, −3.9 MB; the answers' medians unchanged). The read-only segment before
-/// the code goes too: the relocations and dynamic symbols only the loader read, the
-/// grammars' tables the open's fingerprint hashed — 1.8 MB resident after the open, of
-/// which answers fault back what they read. Once, after the open — not at every idle
-/// trim, where each burst of answers would fault its code in again.
+/// after the mix, −3.9 MB; the answers' medians unchanged). The read-only data goes too
+/// (`navmap_map::release_code_pages`: every read-only mapping of the executable without a
+/// page copied on write): the relocations and dynamic symbols only the loader read, the
+/// grammars' tables the open's fingerprint hashed, constants the open read; answers fault
+/// back what they read. Once, after the open — not at every idle trim, where each burst
+/// of answers would fault its code in again.
 pub(crate) fn release_code_of_open() -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        let mut advised = 0;
-        for (start, len) in own_code_mappings() {
-            // SAFETY: `[start, start + len)` is a whole mapping of this process's own
-            // executable file, read from `/proc/self/maps`, executable and private. For a
-            // private file mapping `MADV_DONTNEED` only drops the pages from this
-            // process's page tables: the next access faults them in again from the file,
-            // unchanged (the kernel refuses writes to a running executable, ETXTBSY, and a
-            // rebuilt binary is a new file; Rust binaries carry no text relocations, so no
-            // page of it was copied on write). No Rust object lives in the range.
-            let r = unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) };
-            if r == 0 {
-                advised += len;
-            }
-        }
-        tracing::debug!(advised, "code pages of the open released");
-        advised
-    }
-    #[cfg(not(target_os = "linux"))]
-    0
-}
-
-/// The mappings of this process's own executable file that hold only what the file holds:
-/// its code (`r-xp`) and the read-only segment before it (`r--p` below the code's file
-/// offset: the dynamic symbols and relocations the loader read once, constant data,
-/// unwinding tables), each (start, length). A mapping with a page of its own
-/// (`Anonymous:` in `/proc/self/smaps`: a page copied on write, as the relocated
-/// read-only data after the code is) is never one of them.
-#[cfg(target_os = "linux")]
-fn own_code_mappings() -> Vec<(usize, usize)> {
-    let (Ok(exe), Ok(smaps)) = (
-        std::fs::read_link("/proc/self/exe"),
-        std::fs::read_to_string("/proc/self/smaps"),
-    ) else {
-        return vec![];
-    };
-    let exe = exe.to_string_lossy();
-    // (start, length, executable, file offset, anonymous kB) of each mapping of the file.
-    let mut maps: Vec<(usize, usize, bool, u64, u64)> = vec![];
-    let mut ours = false;
-    for line in smaps.lines() {
-        if let Some(m) = mapping_line(line) {
-            ours = m.3 == exe;
-            if ours {
-                let (start, len, perms, offset) = (m.0, m.1, m.2, m.4);
-                if perms == "r-xp" || perms == "r--p" {
-                    maps.push((start, len, perms == "r-xp", offset, 0));
-                } else {
-                    ours = false;
-                }
-            }
-        } else if ours && let Some(kb) = line.strip_prefix("Anonymous:") {
-            let kb = kb
-                .trim()
-                .trim_end_matches(" kB")
-                .parse()
-                .unwrap_or(u64::MAX);
-            if let Some(last) = maps.last_mut() {
-                last.4 = kb;
-            }
-        }
-    }
-    let Some(code_offset) = maps.iter().filter(|m| m.2).map(|m| m.3).min() else {
-        return vec![];
-    };
-    maps.into_iter()
-        .filter(|&(_, _, exec, offset, anon)| anon == 0 && (exec || offset < code_offset))
-        .map(|(start, len, ..)| (start, len))
-        .collect()
-}
-
-/// A mapping's header line of `/proc/self/smaps` (`start-end perms offset dev inode
-/// path`; the path may hold spaces): (start, length, perms, path, file offset).
-#[cfg(target_os = "linux")]
-fn mapping_line(line: &str) -> Option<(usize, usize, &str, &str, u64)> {
-    let mut f = line.splitn(6, ' ');
-    let (range, perms, offset) = (f.next()?, f.next()?, f.next()?);
-    let (a, b) = range.split_once('-')?;
-    let (a, b) = (
-        usize::from_str_radix(a, 16).ok()?,
-        usize::from_str_radix(b, 16).ok()?,
-    );
-    let offset = u64::from_str_radix(offset, 16).ok()?;
-    let path = f.nth(2).map_or("", str::trim_start);
-    Some((a, b.checked_sub(a)?, perms, path, offset))
+    let advised = navmap_map::release_code_pages();
+    tracing::debug!(advised, "code pages of the open released");
+    advised
 }
 
 /// Fixes glibc's mapping and trimming thresholds at 1 MiB for a `navmap rebuild` that has
@@ -278,19 +196,20 @@ mod tests {
         trims.load(Ordering::SeqCst)
     }
 
-    /// Resident kB of this process's own code mappings (`/proc/self/smaps`).
+    /// Resident kB of this process's own executable's read-only mappings, code and data
+    /// (`/proc/self/smaps`).
     #[cfg(target_os = "linux")]
     fn resident_code_kb() -> u64 {
-        let code = own_code_mappings();
+        let exe = std::fs::read_link("/proc/self/exe").unwrap();
+        let exe = exe.to_string_lossy();
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
         let mut inside = false;
         let mut kb = 0;
         for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ')
-                && let Some((a, _)) = range.split_once('-')
-                && let Ok(a) = usize::from_str_radix(a, 16)
-            {
-                inside = code.iter().any(|&(s, _)| s == a);
+            let header: Vec<&str> = line.splitn(6, ' ').collect();
+            if header.len() == 6 && header[0].contains('-') && !header[0].ends_with(':') {
+                let perms = header[1];
+                inside = (perms == "r-xp" || perms == "r--p") && header[5].trim_start() == exe;
             } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
                 kb += rss.trim().trim_end_matches(" kB").parse::<u64>().unwrap();
             }
@@ -301,7 +220,6 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn the_code_of_the_open_leaves_the_resident_set() {
-        assert!(!own_code_mappings().is_empty(), "no code mapping found");
         let before = resident_code_kb();
         let advised = release_code_of_open();
         let after = resident_code_kb();
