@@ -1,17 +1,26 @@
 ; Rust definitions. Capture conventions: grammars/README.md.
+; Inner parents are wildcards where their fields say which node they are (each compiled
+; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
+; against tree-sitter-rust 0.24's node-types.json): `(_ path: (_) name: (identifier))` is a
+; `scoped_identifier`, `(_ path: (_) name: (type_identifier))` a `scoped_type_identifier`
+; (no other node has `path` with that `name`), `(_ type: (type_identifier) type_arguments:
+; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
+; `(_ value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; An `impl_item`'s or `trait_item`'s `body` is always a `declaration_list`; in an impl's
+; `type`, `(_ name: (type_identifier))` is a `scoped_type_identifier`.
 ; The first pattern that matches a node decides its kind: specific patterns come first.
 
 ; Items of `impl Type` / `impl Trait for Type` blocks belong to the type: `@owner` for
 ; every definition directly in `@owner.body` (the item patterns below give their kinds).
 (impl_item
   type: [(type_identifier) @owner
-         (generic_type type: (type_identifier) @owner)
-         (scoped_type_identifier name: (type_identifier) @owner)]
+         (_ type: (type_identifier) @owner type_arguments: (_))
+         (_ name: (type_identifier) @owner)]
   body: (declaration_list) @owner.body)
 
 ; Trait items.
 (trait_item
-  body: (declaration_list
+  body: (_
     [(function_item name: (identifier) @name body: (_) @body) @definition.method
      (function_signature_item name: (identifier) @name) @definition.method
      (associated_type name: (type_identifier) @name) @definition.type_alias
@@ -59,6 +68,6 @@
   (mod_item . (visibility_modifier) @_v)
   (field_declaration . (visibility_modifier) @_v)] @exported
   (#eq? @_v "pub"))
-(impl_item trait: (_) body: (declaration_list [(function_item) (const_item) (type_item)] @exported))
-(trait_item body: (declaration_list [(function_item) (function_signature_item) (associated_type) (const_item)] @exported))
+(impl_item trait: (_) body: (_ [(function_item) (const_item) (type_item)] @exported))
+(trait_item body: (_ [(function_item) (function_signature_item) (associated_type) (const_item)] @exported))
 (enum_variant_list (enum_variant) @exported)
