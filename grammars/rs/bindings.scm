@@ -1,11 +1,14 @@
 ; Rust names bound to types. Capture conventions: grammars/README.md.
 ; Inner parents are wildcards where their fields say which node they are (each compiled
 ; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ type: (type_identifier) type_arguments:
+; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
+; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
+; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
 ; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; The `.` before their first field makes a wildcard give up at the node's first child:
+; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
+; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
 ; A `match_arm`'s `pattern` is always a `match_pattern`, a `match_expression`'s `body` a
 ; `match_block`, a `closure_expression`'s `parameters` a `closure_parameters`, and in a
 ; `let` value `(_ name: [(type_identifier) …])` a `struct_expression` (a
@@ -14,27 +17,27 @@
 ; fn f(store: &mut SessionStore, s: crate::store::Store)   let x: Store = …
 ([(parameter pattern: (identifier) @binding.name
     type: [(type_identifier) @binding.type
-           (_ type: (type_identifier) @binding.type type_arguments: (_))
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (_ . type: (type_identifier) @binding.type type_arguments: (_))
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)
            (reference_type type: [(type_identifier) @binding.type
-                                  (_ type: (type_identifier) @binding.type type_arguments: (_))
-                                  (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])
+                                  (_ . type: (type_identifier) @binding.type type_arguments: (_))
+                                  (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])
   (let_declaration pattern: (identifier) @binding.name
     type: [(type_identifier) @binding.type
-           (_ type: (type_identifier) @binding.type type_arguments: (_))
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)
+           (_ . type: (type_identifier) @binding.type type_arguments: (_))
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)
            (reference_type type: [(type_identifier) @binding.type
-                                  (_ type: (type_identifier) @binding.type type_arguments: (_))
-                                  (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])] @binding)
+                                  (_ . type: (type_identifier) @binding.type type_arguments: (_))
+                                  (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)])])] @binding)
 
 ; let s = Store::new(…);  let s = Store { … };  let s = mod::Store::new(…)
 (let_declaration pattern: (identifier) @binding.name
-  value: (call_expression function: (_
+  value: (call_expression function: (_ .
     path: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]))) @binding
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]))) @binding
 (let_declaration pattern: (identifier) @binding.name
-  value: (_ name: [(type_identifier) @binding.type
-                                   (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
+  value: (_ . name: [(type_identifier) @binding.type
+                                   (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)])) @binding
 
 ; Parts of values: a name a loop or a pattern binds is typed by what the declarations
 ; say that part holds (never guessed; grammars/README.md, `bindings.scm`). The region it
@@ -50,7 +53,7 @@
   body: (block) @binding.region) @binding
 ((for_expression pattern: (identifier) @binding.name
    value: (call_expression
-     function: (_ value: [(field_expression) (identifier)] @binding.of
+     function: (_ . value: [(field_expression) (identifier)] @binding.of
                                  field: (field_identifier) @_m))
    body: (block) @binding.region) @binding
   (#any-of? @_m "iter" "iter_mut" "into_iter"))
@@ -84,68 +87,68 @@
 ; `let` or a parameter.
 (match_arm pattern: (_ (tuple_struct_pattern
     type: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
     [(identifier) @binding.name
      (ref_pattern (identifier) @binding.name)
      (mut_pattern (identifier) @binding.name)] @binding.position))) @binding @binding.region
 (if_expression condition: (let_condition pattern: (tuple_struct_pattern
     type: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
     [(identifier) @binding.name
      (ref_pattern (identifier) @binding.name)
      (mut_pattern (identifier) @binding.name)] @binding.position))
   consequence: (block) @binding.region) @binding
 (while_expression condition: (let_condition pattern: (tuple_struct_pattern
     type: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
     [(identifier) @binding.name
      (ref_pattern (identifier) @binding.name)
      (mut_pattern (identifier) @binding.name)] @binding.position))
   body: (block) @binding.region) @binding
 (let_declaration pattern: (tuple_struct_pattern
     type: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
     [(identifier) @binding.name
      (ref_pattern (identifier) @binding.name)
      (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
 (parameter pattern: (tuple_struct_pattern
     type: [(identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
     [(identifier) @binding.name
      (ref_pattern (identifier) @binding.name)
      (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
 (match_arm pattern: (_ (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))) @binding @binding.region
 (if_expression condition: (let_condition pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
   consequence: (block) @binding.region) @binding
 (while_expression condition: (let_condition pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
   body: (block) @binding.region) @binding
 (let_declaration pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
 (parameter pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
 (match_arm pattern: (_ (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (field_identifier) @binding.field
       pattern: [(identifier) @binding.name
                 (ref_pattern (identifier) @binding.name)
                 (mut_pattern (identifier) @binding.name)])))) @binding @binding.region
 (if_expression condition: (let_condition pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (field_identifier) @binding.field
       pattern: [(identifier) @binding.name
                 (ref_pattern (identifier) @binding.name)
@@ -153,7 +156,7 @@
   consequence: (block) @binding.region) @binding
 (while_expression condition: (let_condition pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (field_identifier) @binding.field
       pattern: [(identifier) @binding.name
                 (ref_pattern (identifier) @binding.name)
@@ -161,14 +164,14 @@
   body: (block) @binding.region) @binding
 (let_declaration pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (field_identifier) @binding.field
       pattern: [(identifier) @binding.name
                 (ref_pattern (identifier) @binding.name)
                 (mut_pattern (identifier) @binding.name)]))) @binding
 (parameter pattern: (struct_pattern
     type: [(type_identifier) @binding.type
-           (_ path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
     (field_pattern name: (field_identifier) @binding.field
       pattern: [(identifier) @binding.name
                 (ref_pattern (identifier) @binding.name)

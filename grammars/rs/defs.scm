@@ -1,11 +1,14 @@
 ; Rust definitions. Capture conventions: grammars/README.md.
 ; Inner parents are wildcards where their fields say which node they are (each compiled
 ; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ type: (type_identifier) type_arguments:
+; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
+; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
+; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
 ; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; The `.` before their first field makes a wildcard give up at the node's first child:
+; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
+; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
 ; An `impl_item`'s or `trait_item`'s `body` is always a `declaration_list`; in an impl's
 ; `type`, `(_ name: (type_identifier))` is a `scoped_type_identifier`.
 ; The first pattern that matches a node decides its kind: specific patterns come first.
@@ -14,7 +17,7 @@
 ; every definition directly in `@owner.body` (the item patterns below give their kinds).
 (impl_item
   type: [(type_identifier) @owner
-         (_ type: (type_identifier) @owner type_arguments: (_))
+         (_ . type: (type_identifier) @owner type_arguments: (_))
          (_ name: (type_identifier) @owner)]
   body: (declaration_list) @owner.body)
 

@@ -3,11 +3,14 @@
 ; `@import.prefix` (a `scoped_use_list`'s path applies to everything in its list).
 ; Inner parents are wildcards where their fields say which node they are (each compiled
 ; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ type: (type_identifier) type_arguments:
+; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
+; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
+; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
 ; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; The `.` before their first field makes a wildcard give up at the node's first child:
+; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
+; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
 
 (use_declaration) @import
 ((use_declaration (visibility_modifier) @_v) @import.reexport
@@ -16,9 +19,9 @@
 ; use a;  use a as b;  use a::b;  use a::b as c;  use a::*;
 (use_declaration argument: (identifier) @import.module)
 (use_declaration argument: (use_as_clause path: (identifier) @import.module alias: (identifier) @import.module_alias))
-(use_declaration argument: (_ path: (_) @import.module name: (identifier) @import.name))
+(use_declaration argument: (_ . path: (_) @import.module name: (identifier) @import.name))
 (use_declaration argument: (use_as_clause
-  path: (_ path: (_) @import.module name: (identifier) @import.name)
+  path: (_ . path: (_) @import.module name: (identifier) @import.name)
   alias: (identifier) @import.alias))
 (use_declaration argument: (use_wildcard (_) @import.module) @import.glob)
 
@@ -26,9 +29,9 @@
 (scoped_use_list path: (_) @import.prefix)
 (use_list [(identifier) (self)] @import.name)
 (use_list (use_as_clause path: (identifier) @import.name alias: (identifier) @import.alias))
-(use_list (_ path: (_) @import.module name: (identifier) @import.name))
+(use_list (_ . path: (_) @import.module name: (identifier) @import.name))
 (use_list (use_as_clause
-  path: (_ path: (_) @import.module name: (identifier) @import.name)
+  path: (_ . path: (_) @import.module name: (identifier) @import.name)
   alias: (identifier) @import.alias))
 (use_list (use_wildcard (_) @import.module) @import.glob)
 

@@ -1,32 +1,35 @@
 ; Rust uses of names. Capture conventions: grammars/README.md.
 ; Inner parents are wildcards where their fields say which node they are (each compiled
 ; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ type: (type_identifier) type_arguments:
+; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
+; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
+; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
 ; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
+; The `.` before their first field makes a wildcard give up at the node's first child:
+; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
+; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
 ; A macro's `macro` field is an `identifier` or a `scoped_identifier`: `(_ name: …)` is
 ; the latter; in an impl's `type`, `(_ name: (type_identifier))` a `scoped_type_identifier`.
 
 ; Calls: `f()`, `a::b::f()`, `Type::f()`, `x.y.f()`, turbofish forms, macros.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (_ path: (_) @qualifier name: (identifier) @name)) @reference.call
-(call_expression function: (_ value: (_) @qualifier field: (field_identifier) @name)) @reference.call
+(call_expression function: (_ . path: (_) @qualifier name: (identifier) @name)) @reference.call
+(call_expression function: (_ . value: (_) @qualifier field: (field_identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function function: (_ path: (_) @qualifier name: (identifier) @name))) @reference.call
-(call_expression function: (generic_function function: (_ value: (_) @qualifier field: (field_identifier) @name))) @reference.call
+(call_expression function: (generic_function function: (_ . path: (_) @qualifier name: (identifier) @name))) @reference.call
+(call_expression function: (generic_function function: (_ . value: (_) @qualifier field: (field_identifier) @name))) @reference.call
 (macro_invocation macro: (identifier) @name) @reference.call
-(macro_invocation macro: (_ path: (_) @qualifier name: (identifier) @name)) @reference.call
+(macro_invocation macro: (_ . path: (_) @qualifier name: (identifier) @name)) @reference.call
 
 ; `impl Trait for Type`: an `implements` edge from the type (`@owner`) to the trait.
 (impl_item
   trait: [(type_identifier) @name
-          (_ type: (type_identifier) @name type_arguments: (_))
-          (_ path: (_) @qualifier name: (type_identifier) @name)
-          (_ type: (_ path: (_) @qualifier name: (type_identifier) @name) type_arguments: (_))]
+          (_ . type: (type_identifier) @name type_arguments: (_))
+          (_ . path: (_) @qualifier name: (type_identifier) @name)
+          (_ . type: (_ . path: (_) @qualifier name: (type_identifier) @name) type_arguments: (_))]
   type: [(type_identifier) @owner
-         (_ type: (type_identifier) @owner type_arguments: (_))
+         (_ . type: (type_identifier) @owner type_arguments: (_))
          (_ name: (type_identifier) @owner)]) @reference.implements
 
 ; Types anywhere (signatures, fields, generics, struct literals, bounds); definition names
@@ -38,7 +41,7 @@
 ; `Type::new()`, `crate::Kind::Variant`. Capitalised only: a lower-case head is a module.
 ((scoped_identifier path: (identifier) @name) @reference.type
   (#match? @name "^[A-Z]") (#not-eq? @name "Self"))
-((scoped_identifier path: (_ path: (_) @qualifier name: (identifier) @name)) @reference.type
+((scoped_identifier path: (_ . path: (_) @qualifier name: (identifier) @name)) @reference.type
   (#match? @name "^[A-Z]"))
 
 ; Mentions: names used as values (`iter.map(Self::parse)`, `x.field`, a function passed
@@ -46,21 +49,21 @@
 ; Not edges: `@mention`.
 (field_expression value: (_) @qualifier field: (field_identifier) @name) @mention
 (arguments (identifier) @name) @mention
-(arguments (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(arguments (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 ; A function named where a value goes: an array element (a table of fn pointers
 ; `[email::validate, token::validate]`), a `let` initialiser, a struct field's value, a
 ; tuple element, a returned value. Resolution links those it knows for sure (scope,
 ; imports); the rest stay mentions.
 (array_expression (identifier) @name) @mention
-(array_expression (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(array_expression (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 (let_declaration value: (identifier) @name) @mention
-(let_declaration value: (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(let_declaration value: (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 (field_initializer value: (identifier) @name) @mention
-(field_initializer value: (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(field_initializer value: (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 (tuple_expression (identifier) @name) @mention
-(tuple_expression (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(tuple_expression (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 (return_expression (identifier) @name) @mention
-(return_expression (_ path: (_) @qualifier name: (identifier) @name)) @mention
+(return_expression (_ . path: (_) @qualifier name: (identifier) @name)) @mention
 
 ; Macro arguments are token trees, not expressions: those of the macros whose arguments
 ; are expressions are parsed again as code (`[reparse]` in language.toml), so the calls

@@ -1,4 +1,4 @@
-//! One query walk over the Python files listed in a file, with one pattern of the merged
+//! One query walk over the Python files (`PATTERN_WALK_EXT=rs`: Rust's …) listed in a file, with one pattern of the merged
 //! query left out: run under `valgrind --tool=cachegrind` once per pattern, the difference
 //! of the instruction counts (parsing and compiling are the same in every run) is what the
 //! walk spends on that pattern — a deterministic figure where `pattern_cost`'s on-CPU
@@ -15,8 +15,10 @@ fn main() {
         std::process::exit(2);
     };
     let registry = navmap_grammars::registry();
-    let lang = registry.for_path("x.py").expect("python");
-    let grammar = lang.grammar_for_extension("py").clone();
+    // `PATTERN_WALK_EXT=rs`: another language's files (Python's by default).
+    let ext = std::env::var("PATTERN_WALK_EXT").unwrap_or_else(|_| "py".to_string());
+    let lang = registry.for_path(&format!("x.{ext}")).expect("a language");
+    let grammar = lang.grammar_for_extension(&ext).clone();
     // The query files of `PATTERN_WALK_DIR` when set (trying a rewrite without a build).
     let dir = std::env::var("PATTERN_WALK_DIR").ok();
     let merged: String = ["defs", "refs", "imports", "bindings"]
