@@ -5,6 +5,7 @@
 //! the files that differ and the first difference of each; exits 1 when any does. A proof
 //! tool for query work (docs/performance.md, "Cheaper query compiles"), not a test.
 //! Usage: `cargo run --release -p navmap-extract --example facts_same -- <lang> <dir> <root>...`
+//! (`FACTS_SAME_ALL=1`: every differing line of a file, not only the first)
 
 use std::path::{Path, PathBuf};
 
@@ -103,6 +104,12 @@ fn main() {
             .map(|(i, (x, y))| format!("line {i}: {x} | {y}"))
             .unwrap_or_else(|| "lengths differ".into());
         println!("DIFF {name}: {first}");
+        // `FACTS_SAME_ALL=1`: every differing line, not only the first.
+        if std::env::var_os("FACTS_SAME_ALL").is_some() {
+            for (i, (x, y)) in ja.lines().zip(jb.lines()).enumerate().filter(|(_, (x, y))| x != y) {
+                println!("  line {i}: {x} | {y}");
+            }
+        }
     }
     println!("{same} files the same, {differ} differ");
     if differ > 0 {

@@ -107,6 +107,8 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
     let mut unexported_nodes = IdSet::default();
     let mut partial_nodes = IdSet::default();
     let mut docs = Vec::new();
+    // `@doc.line` matches: comments a run of doc lines may hold (below).
+    let mut doc_lines = IdSet::default();
     // `@owner` + `@owner.body` matches: (body node, owner name node).
     let mut owner_bodies: Vec<(Node, Node)> = Vec::new();
     let mut parameters = Parameters::default();
@@ -116,6 +118,7 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
         unexported_nodes.extend(m.all("unexported").map(|n| n.id()));
         partial_nodes.extend(m.all("partial").map(|n| n.id()));
         exported_names.extend(m.all("exported.name").map(|n| node_text(&n, source)));
+        doc_lines.extend(m.all("doc.line").map(|n| n.id()));
         collect_doc(m, &mut docs);
         collect_def(m, &mut raws);
         if let (Some(owner), Some(body)) = (m.get("owner"), m.get("owner.body"))
@@ -250,7 +253,8 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
             .enumerate()
             .map(|(i, r)| (r.node.id(), i))
             .collect();
-        for doc in docs {
+        for mut doc in docs {
+            extend_run(&mut doc, &doc_lines);
             attach_doc(&mut defs, &by_node, doc, source);
         }
     }
@@ -355,6 +359,24 @@ fn collect_doc<'t>(m: Match<'_, '_, 't>, docs: &mut Vec<DocMatch<'t>>) {
             target,
             docs: nodes,
         });
+    }
+}
+
+/// A doc match of one comment that is a `@doc.line` (Rust's `///`) holds the run of doc
+/// lines it ends: the named siblings before it that are `@doc.line`s too. What a quantified
+/// `(line_comment)+ @doc` gave, without the query walk's cost of it (a state per comment
+/// of the run, compared pairwise: a tenth of Rust's query walk).
+fn extend_run(doc: &mut DocMatch, doc_lines: &IdSet) {
+    let [only] = doc.docs[..] else { return };
+    if !doc_lines.contains(&only.id()) {
+        return;
+    }
+    let mut first = only;
+    while let Some(prev) = first.prev_named_sibling()
+        && doc_lines.contains(&prev.id())
+    {
+        doc.docs.push(prev);
+        first = prev;
     }
 }
 
