@@ -84,98 +84,88 @@
 ; Fields of what a pattern's constructor takes apart: `Extension(ref s) => s.f()` (the
 ; variant's positional field, `@binding.position`), `Prefix { rule }`, `Prefix { rule: r }`
 ; (the named field, `@binding.field`): in a match arm, an `if let`/`while let` block, a
-; `let` or a parameter.
-(match_arm pattern: (_ (tuple_struct_pattern
-    type: [(identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
-    [(identifier) @binding.name
-     (ref_pattern (identifier) @binding.name)
-     (mut_pattern (identifier) @binding.name)] @binding.position))) @binding @binding.region
-(if_expression condition: (let_condition pattern: (tuple_struct_pattern
-    type: [(identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
-    [(identifier) @binding.name
-     (ref_pattern (identifier) @binding.name)
-     (mut_pattern (identifier) @binding.name)] @binding.position))
+; `let` or a parameter. One pattern per place, its three shapes an alternation (one
+; parent step to compile, not three). In a pattern's place, `(_ . type: [(identifier) …])`
+; is a `tuple_struct_pattern` and `(_ . type: [(type_identifier) …])` a `struct_pattern`
+; (the only patterns with a `type`; a match guard's `type_cast_expression` has neither an
+; `identifier` type nor `field_pattern`s).
+(match_arm pattern: (_
+  [(_ . type: [(identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
+       [(identifier) @binding.name
+        (ref_pattern (identifier) @binding.name)
+        (mut_pattern (identifier) @binding.name)] @binding.position)
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (field_identifier) @binding.field
+         pattern: [(identifier) @binding.name
+                   (ref_pattern (identifier) @binding.name)
+                   (mut_pattern (identifier) @binding.name)]))])) @binding @binding.region
+(if_expression condition: (let_condition pattern:
+  [(_ . type: [(identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
+       [(identifier) @binding.name
+        (ref_pattern (identifier) @binding.name)
+        (mut_pattern (identifier) @binding.name)] @binding.position)
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (field_identifier) @binding.field
+         pattern: [(identifier) @binding.name
+                   (ref_pattern (identifier) @binding.name)
+                   (mut_pattern (identifier) @binding.name)]))])
   consequence: (block) @binding.region) @binding
-(while_expression condition: (let_condition pattern: (tuple_struct_pattern
-    type: [(identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
-    [(identifier) @binding.name
-     (ref_pattern (identifier) @binding.name)
-     (mut_pattern (identifier) @binding.name)] @binding.position))
+(while_expression condition: (let_condition pattern:
+  [(_ . type: [(identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
+       [(identifier) @binding.name
+        (ref_pattern (identifier) @binding.name)
+        (mut_pattern (identifier) @binding.name)] @binding.position)
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (field_identifier) @binding.field
+         pattern: [(identifier) @binding.name
+                   (ref_pattern (identifier) @binding.name)
+                   (mut_pattern (identifier) @binding.name)]))])
   body: (block) @binding.region) @binding
-(let_declaration pattern: (tuple_struct_pattern
-    type: [(identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
-    [(identifier) @binding.name
-     (ref_pattern (identifier) @binding.name)
-     (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
-(parameter pattern: (tuple_struct_pattern
-    type: [(identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
-    [(identifier) @binding.name
-     (ref_pattern (identifier) @binding.name)
-     (mut_pattern (identifier) @binding.name)] @binding.position)) @binding
-(match_arm pattern: (_ (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))) @binding @binding.region
-(if_expression condition: (let_condition pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
-  consequence: (block) @binding.region) @binding
-(while_expression condition: (let_condition pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field)))
-  body: (block) @binding.region) @binding
-(let_declaration pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
-(parameter pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))) @binding
-(match_arm pattern: (_ (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (field_identifier) @binding.field
-      pattern: [(identifier) @binding.name
-                (ref_pattern (identifier) @binding.name)
-                (mut_pattern (identifier) @binding.name)])))) @binding @binding.region
-(if_expression condition: (let_condition pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (field_identifier) @binding.field
-      pattern: [(identifier) @binding.name
-                (ref_pattern (identifier) @binding.name)
-                (mut_pattern (identifier) @binding.name)])))
-  consequence: (block) @binding.region) @binding
-(while_expression condition: (let_condition pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (field_identifier) @binding.field
-      pattern: [(identifier) @binding.name
-                (ref_pattern (identifier) @binding.name)
-                (mut_pattern (identifier) @binding.name)])))
-  body: (block) @binding.region) @binding
-(let_declaration pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (field_identifier) @binding.field
-      pattern: [(identifier) @binding.name
-                (ref_pattern (identifier) @binding.name)
-                (mut_pattern (identifier) @binding.name)]))) @binding
-(parameter pattern: (struct_pattern
-    type: [(type_identifier) @binding.type
-           (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
-    (field_pattern name: (field_identifier) @binding.field
-      pattern: [(identifier) @binding.name
-                (ref_pattern (identifier) @binding.name)
-                (mut_pattern (identifier) @binding.name)]))) @binding
+(let_declaration pattern:
+  [(_ . type: [(identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
+       [(identifier) @binding.name
+        (ref_pattern (identifier) @binding.name)
+        (mut_pattern (identifier) @binding.name)] @binding.position)
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (field_identifier) @binding.field
+         pattern: [(identifier) @binding.name
+                   (ref_pattern (identifier) @binding.name)
+                   (mut_pattern (identifier) @binding.name)]))]) @binding
+(parameter pattern:
+  [(_ . type: [(identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (identifier) @binding.type)]
+       [(identifier) @binding.name
+        (ref_pattern (identifier) @binding.name)
+        (mut_pattern (identifier) @binding.name)] @binding.position)
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (shorthand_field_identifier) @binding.name @binding.field))
+     (_ . type: [(type_identifier) @binding.type
+                 (_ . path: (_) @binding.qualifier name: (type_identifier) @binding.type)]
+       (field_pattern name: (field_identifier) @binding.field
+         pattern: [(identifier) @binding.name
+                   (ref_pattern (identifier) @binding.name)
+                   (mut_pattern (identifier) @binding.name)]))]) @binding
 
 ; Local names (`@local.name`): parameters, `let` and loop bindings of a function, and
 ; closure parameters (`@local.scope`: the closure). A bare call of one (`parse(x)` with
