@@ -135,7 +135,7 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
             owner_bodies.push((body, owner));
         }
     }
-    targets_of_doc_heads(doc_heads, &doc_skips, &mut docs);
+    targets_of_doc_heads(doc_heads, &doc_lines, &doc_skips, &mut docs);
     // Definitions directly in an owner's body belong to it. A separate pattern rather
     // than `@owner` in each item pattern: a pattern holding a capture while it waits for
     // more items keeps tree-sitter from returning any match inside the body until the
@@ -262,8 +262,7 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
             .enumerate()
             .map(|(i, r)| (r.node.id(), i))
             .collect();
-        for mut doc in docs {
-            extend_run(&mut doc, &doc_lines);
+        for doc in docs {
             attach_doc(&mut defs, &by_node, doc, source);
         }
     }
@@ -372,20 +371,43 @@ fn collect_doc<'t>(m: Match<'_, '_, 't>, docs: &mut Vec<DocMatch<'t>>) {
 }
 
 /// What each `@doc.line`/`@doc.block` comment documents: its next named sibling past the
-/// `@doc.skip` nodes (attributes). What `((line_comment) @doc . (attribute_item)* . (_)
-/// @doc.for)` found, whose first step without a root cost ≈ 2 ms of the Rust query's
-/// compile each; like that pattern, none in an `ERROR` node (tree-sitter starts no pattern
-/// without a root there).
+/// `@doc.skip` nodes (attributes); a `@doc.line` (Rust's `///`) is read with the
+/// `@doc.line`s right above it (each the one before's next named sibling) as one run. What
+/// `((line_comment)+ @doc . (attribute_item)* . (_) @doc.for)` found, without its costs: a
+/// first step without a root (≈ 2 ms of the compile each) and a query state per comment of
+/// the run, compared pairwise (four tenths of the Rust query walk). Like that pattern, none
+/// in an `ERROR` node (tree-sitter starts no pattern without a root there). Forward only:
+/// a node's previous sibling costs a walk of its parent's children in tree-sitter.
 fn targets_of_doc_heads<'t>(
-    heads: Vec<(usize, Node<'t>)>,
+    mut heads: Vec<(usize, Node<'t>)>,
+    lines: &IdSet,
     skips: &IdSet,
     docs: &mut Vec<DocMatch<'t>>,
 ) {
+    heads.sort_by_key(|(_, n)| n.start_byte());
+    let mut run: Vec<Node<'t>> = Vec::new();
+    let mut expected = None;
     for (pattern, head) in heads {
+        let is_line = lines.contains(&head.id());
+        if !is_line || expected != Some(head.id()) {
+            run.clear();
+        }
+        expected = None;
         if head.parent().is_some_and(|p| p.is_error()) {
             continue;
         }
-        let mut target = head.next_named_sibling();
+        if is_line {
+            run.push(head);
+        }
+        let next = head.next_named_sibling();
+        // A doc line next: the run goes on (this comment documents nothing but a comment).
+        if let Some(n) = next
+            && lines.contains(&n.id())
+        {
+            expected = Some(n.id());
+            continue;
+        }
+        let mut target = next;
         while let Some(n) = target
             && skips.contains(&n.id())
         {
@@ -395,27 +417,14 @@ fn targets_of_doc_heads<'t>(
             docs.push(DocMatch {
                 pattern,
                 target,
-                docs: vec![head],
+                docs: if is_line {
+                    std::mem::take(&mut run)
+                } else {
+                    vec![head]
+                },
             });
         }
-    }
-}
-
-/// A doc match of one comment that is a `@doc.line` (Rust's `///`) holds the run of doc
-/// lines it ends: the named siblings before it that are `@doc.line`s too. What a quantified
-/// `(line_comment)+ @doc` gave, without the query walk's cost of it (a state per comment
-/// of the run, compared pairwise: a tenth of Rust's query walk).
-fn extend_run(doc: &mut DocMatch, doc_lines: &IdSet) {
-    let [only] = doc.docs[..] else { return };
-    if !doc_lines.contains(&only.id()) {
-        return;
-    }
-    let mut first = only;
-    while let Some(prev) = first.prev_named_sibling()
-        && doc_lines.contains(&prev.id())
-    {
-        doc.docs.push(prev);
-        first = prev;
+        run.clear();
     }
 }
 
