@@ -106,7 +106,12 @@ fn main() {
         println!("DIFF {name}: {first}");
         // `FACTS_SAME_ALL=1`: every differing line, not only the first.
         if std::env::var_os("FACTS_SAME_ALL").is_some() {
-            for (i, (x, y)) in ja.lines().zip(jb.lines()).enumerate().filter(|(_, (x, y))| x != y) {
+            for (i, (x, y)) in ja
+                .lines()
+                .zip(jb.lines())
+                .enumerate()
+                .filter(|(_, (x, y))| x != y)
+            {
                 println!("  line {i}: {x} | {y}");
             }
         }

@@ -66,10 +66,6 @@ fn runs_in_impls_traits_and_fields_document_their_items() {
     ));
     assert_eq!(
         docs(&f),
-        vec![
-            s("S=A struct."),
-            s("f=A field."),
-            s("m=A method."),
-        ]
+        vec![s("S=A struct."), s("f=A field."), s("m=A method."),]
     );
 }
