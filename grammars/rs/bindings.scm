@@ -1,14 +1,7 @@
 ; Rust names bound to types. Capture conventions: grammars/README.md.
-; Inner parents are wildcards where their fields say which node they are (each compiled
-; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
-; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
-; The `.` before their first field makes a wildcard give up at the node's first child:
-; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
-; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
+; Inner parents are wildcards where their fields say which node they are, anchored at
+; their first field (`(_ . path: (_) name: (identifier))`): which node each one is, and why,
+; is in defs.scm's header.
 ; A `match_arm`'s `pattern` is always a `match_pattern`, a `match_expression`'s `body` a
 ; `match_block`, a `closure_expression`'s `parameters` a `closure_parameters`, and in a
 ; `let` value `(_ name: [(type_identifier) …])` a `struct_expression` (a

@@ -1,16 +1,9 @@
 ; Rust `use`, `mod x;` and `extern crate`. Capture conventions: grammars/README.md.
 ; Paths are joined with the manifest's separator (`::`); nested use lists are flattened with
 ; `@import.prefix` (a `scoped_use_list`'s path applies to everything in its list).
-; Inner parents are wildcards where their fields say which node they are (each compiled
-; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
-; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
-; The `.` before their first field makes a wildcard give up at the node's first child:
-; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
-; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
+; Inner parents are wildcards where their fields say which node they are, anchored at
+; their first field (`(_ . path: (_) name: (identifier))`): which node each one is, and why,
+; is in defs.scm's header.
 
 (use_declaration) @import
 ((use_declaration (visibility_modifier) @_v) @import.reexport

@@ -1,14 +1,7 @@
 ; Rust uses of names. Capture conventions: grammars/README.md.
-; Inner parents are wildcards where their fields say which node they are (each compiled
-; parent step costs a walk of the parse table: grammars/README.md, "Compile cost"; checked
-; against tree-sitter-rust 0.24's node-types.json): `(_ . path: (_) name: (identifier))` is a
-; `scoped_identifier`, `(_ . path: (_) name: (type_identifier))` a `scoped_type_identifier`
-; (no other node has `path` with that `name`), `(_ . type: (type_identifier) type_arguments:
-; (_))` in a type's place a `generic_type` (`generic_type_with_turbofish` is no `_type`),
-; `(_ . value: (_) field: (field_identifier))` as a call's function a `field_expression`.
-; The `.` before their first field makes a wildcard give up at the node's first child:
-; unanchored, it waits over the whole node (a call chain, a closure argument) for a field
-; that never comes, which made the walk dearer (grammars/README.md, "Walk cost").
+; Inner parents are wildcards where their fields say which node they are, anchored at
+; their first field (`(_ . path: (_) name: (identifier))`): which node each one is, and why,
+; is in defs.scm's header.
 ; A macro's `macro` field is an `identifier` or a `scoped_identifier`: `(_ name: …)` is
 ; the latter; in an impl's `type`, `(_ name: (type_identifier))` a `scoped_type_identifier`.
 
