@@ -318,10 +318,11 @@ impl Inner {
     fn rewritten_elsewhere(&self, builder: &mut BuilderState, from_scratch: bool) -> Result<bool> {
         // The database's lock, then the state's (as `fresh_build`; the incremental path
         // takes them the other way round): no deadlock, because only rebuilds take the
-        // database's lock and they hold the builder's. The generations are compared under a read lock (answers go on); the write lock is
-        // taken only when they differ, and held for the load: answers wait for it instead
-        // of seeing a half-loaded model, and the old model is freed before the new one is
-        // read (one model's peak, not two).
+        // database's lock and they hold the builder's. The generations are compared under
+        // a read lock (answers go on); the write lock is taken only when they differ, and
+        // held for the load: answers wait for it instead of seeing a half-loaded model,
+        // and the old model is freed before the new one is read (one model's peak, not
+        // two).
         let db = self.db.lock().map_err(MapError::internal)?;
         if db::is_in_memory(&db.path) {
             return Ok(false);
