@@ -18,6 +18,12 @@
 //!   a warning. Some servers (pyright) answer `[]` before their program is loaded and
 //!   report no progress while loading it.
 //!
+//! A question the server cancels (`ContentModified`, `ServerCancelled`, `RequestCancelled`:
+//! rust-analyzer cancels every query while its workspace loads) is asked again once the
+//! server is ready (after a short pause when it already is); still cancelled at the
+//! deadline, the query fails with `NotReady`, never with the server's error (which would
+//! read as a failure).
+//!
 //! A server that said it could not set the project up (its manifest's
 //! `[[lsp.setup_failures]]` matched one of its error messages or error diagnostics) gets
 //! every answer marked incomplete with the manifest's reason as a warning, and an empty
@@ -405,15 +411,35 @@ impl LspPool {
                     }
                 }
                 Err(RequestError::Rpc { code, message }) => {
-                    let transient = matches!(
+                    if matches!(
                         code,
                         CONTENT_MODIFIED | SERVER_CANCELLED | REQUEST_CANCELLED
-                    );
-                    if transient
-                        && tokio::time::Instant::now() + Duration::from_millis(100) < deadline
-                    {
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
+                    ) {
+                        // The server dropped the question because its state moved under
+                        // it (rust-analyzer cancels every query while its workspace loads,
+                        // for as long as that takes on a loaded machine): not an answer
+                        // and not a failure. Ask again once it is ready; still cancelled
+                        // at the deadline, it is not ready, and the answer says so.
+                        let retry_by = deadline
+                            .checked_sub(Duration::from_millis(100))
+                            .unwrap_or(deadline);
+                        let ready = match client.health().readiness(Instant::now(), settle) {
+                            Readiness::Ready => {
+                                tokio::time::sleep(Duration::from_millis(100)).await;
+                                true
+                            }
+                            _ => wait_ready(&client, retry_by, settle).await,
+                        };
+                        if ready && tokio::time::Instant::now() < retry_by {
+                            continue;
+                        }
+                        break Err(LspError::NotReady {
+                            detail: format!(
+                                "{} (it cancelled the question: {message})",
+                                detail(&client, settle)
+                            ),
+                            waited: started.elapsed(),
+                        });
                     }
                     // A failure the manifest knows to be the machine's (a toolchain too
                     // old for the project): say so rather than "retry".

@@ -648,6 +648,14 @@ async fn resolve_through_impl_blocks_rs() {
     let dir = fixture("rs");
     let c = client(dir.path(), &[], &[]).await;
     built(&c).await;
+    // `resolve` answers from the map, unverified, while the server loads: wait for it
+    // as an agent would (a question asked again while it is not ready).
+    ok(&common::ask_ready(
+        &c,
+        "nav_definition",
+        json!({"file": "src/api.rs", "line": 8, "col": 40}),
+    )
+    .await);
     // refresh: `impl SessionStore`; get: `impl BaseStore for SessionStore`.
     for (id, line) in [
         ("rs:src/store.rs#SessionStore.refresh", 24),

@@ -100,12 +100,13 @@ static ONE_JDTLS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// 2-core machine shared with other builds.
 const JDTLS_SETTLES: std::time::Duration = std::time::Duration::from_secs(420);
 
-/// Asks `tool` once, or, of jdtls, until its answer is complete ([`JDTLS_SETTLES`]):
-/// the Java fixture's Maven import runs at its first start.
+/// Asks `tool` as an agent following the hints would: again while the server is not
+/// ready ([`common::ask_ready`]); of jdtls, also until its answer is complete ([`JDTLS_SETTLES`]): the Java
+/// fixture's Maven import runs at its first start.
 async fn ask(c: &common::Client, program: &str, tool: &str, args: Value) -> Value {
     match program {
         "jdtls" => common::ask_until(c, tool, args, JDTLS_SETTLES, common::complete).await,
-        _ => call(c, tool, args).await,
+        _ => common::ask_ready(c, tool, args).await,
     }
 }
 

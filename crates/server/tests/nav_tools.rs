@@ -73,8 +73,9 @@ struct Shop {
 async fn shop_answers(c: &Client, s: &Shop) {
     let pos = |file: &str, (line, col): (u64, u64)| json!({"file": file, "line": line, "col": col});
 
-    // nav_definition: across files, with UTF-16 columns (the line holds 🚀 and é).
-    let d = call(c, "nav_definition", pos(s.api, s.call)).await;
+    // nav_definition: across files, with UTF-16 columns (the line holds 🚀 and é). The
+    // first question: asked again while the server is still loading (its hint's advice).
+    let d = common::ask_ready(c, "nav_definition", pos(s.api, s.call)).await;
     let data = ok(&d);
     assert_eq!(data["target"]["name"], "refresh", "{d}");
     let locs = common::anchors(&data["locations"]);

@@ -20,6 +20,7 @@
 //! | `FAKE_LSP_GARBAGE=1` | print non-protocol lines to stdout before serving and while initializing |
 //! | `FAKE_LSP_HANG_METHODS=m1,m2` | these methods (`textDocument/references`, `textDocument/documentSymbol`, …) never answer |
 //! | `FAKE_LSP_WEDGE=method` | the first process answers `method` with an internal error (-32603, "this._token.cancel is not a function", as pyright after a cancel); later ones answer |
+//! | `FAKE_LSP_CONTENT_MODIFIED=1` | while busy (`FAKE_LSP_PROGRESS_MS`), answer definition with error -32801 "content modified" instead of `[]` (rust-analyzer while its workspace loads cancels queries so) |
 //! | `FAKE_LSP_LOAD_ERROR=text` | cannot load the project (as gopls on a module needing a newer Go): says `text` in a `window/showMessage` error and on stderr, and answers every query with an error `text` after `FAKE_LSP_LOAD_ERROR_MS` (default 0) |
 
 use std::collections::HashMap;
@@ -323,6 +324,15 @@ impl LanguageServer for Backend {
         };
         if env_flag("FAKE_LSP_HANG") {
             std::future::pending::<()>().await;
+        }
+        if self.busy.load(Ordering::SeqCst) && env_flag("FAKE_LSP_CONTENT_MODIFIED") {
+            guard.done = true;
+            append("log", "content modified");
+            return Err(tower_lsp::jsonrpc::Error {
+                code: tower_lsp::jsonrpc::ErrorCode::ServerError(-32801),
+                message: "content modified".into(),
+                data: None,
+            });
         }
         if self.busy.load(Ordering::SeqCst) || self.cold() {
             // Like rust-analyzer before its workspace is loaded.

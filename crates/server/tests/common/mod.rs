@@ -275,6 +275,17 @@ pub async fn ask_until(
     }
 }
 
+/// How long a test asks again while a server answers "not ready" (`LSP_NOT_READY` /
+/// `LSP_TIMEOUT`: retry, as their hints say). rust-analyzer cancels every query while it
+/// loads its workspace, which took over 60 s on a loaded 2-core CI machine beside a jdtls.
+pub const SERVER_SETTLES: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// Asks as an agent following the hints would: again while the server is not ready
+/// ([`SERVER_SETTLES`]); any other answer, an error included, is returned as it is.
+pub async fn ask_ready(c: &Client, tool: &str, args: Value) -> Value {
+    ask_until(c, tool, args, SERVER_SETTLES, |_| true).await
+}
+
 /// An answer that does not say it may be incomplete (`complete` is only written when
 /// false).
 pub fn complete(env: &Value) -> bool {
