@@ -431,7 +431,7 @@ async fn servers_are_found_in_the_data_dir_without_path_edits() {
 
     let dir = fixture("py");
     let c = common::client_with(dir.path(), &["--no-watch"], &[], Some(system_path)).await;
-    let d = call(
+    let d = common::ask_ready(
         &c,
         "nav_definition",
         json!({"file": "shop/api.py", "line": 15, "col": 33}),
@@ -631,7 +631,7 @@ async fn gopls_loads_a_module_needing_the_machines_newest_go() {
     )
     .await;
     ok(&call(&c, "map_rebuild", json!({})).await);
-    let d = call(
+    let d = common::ask_ready(
         &c,
         "nav_definition",
         json!({"file": "api/api.go", "line": 22, "col": 27}),
