@@ -467,10 +467,11 @@ fn attach_doc(defs: &mut Defs, by_node: &IdMap<usize>, doc: DocMatch, source: &s
         first -= 1;
     }
     // The run read as one text, so a sentence wrapped over several line comments stays
-    // whole.
+    // whole. A line comment's text may end with its newline (Rust's `///`): kept, it
+    // would read as a blank line between two lines, which ends the paragraph.
     let run: Vec<&str> = nodes[first..]
         .iter()
-        .map(|n| node_text(n, source))
+        .map(|n| node_text(n, source).trim_end_matches(['\n', '\r']))
         .collect();
     if let Some(doc) = first_doc_sentence(&run.join("\n")) {
         defs.facts[index].doc = Some(doc);

@@ -69,3 +69,22 @@ fn runs_in_impls_traits_and_fields_document_their_items() {
         vec![s("S=A struct."), s("f=A field."), s("m=A method."),]
     );
 }
+
+/// A `///` comment's text ends with its newline; read as is, a sentence wrapped over two
+/// lines was cut after the first (the newline read as a blank line ending the paragraph).
+#[test]
+fn a_sentence_wrapped_over_several_lines_is_read_whole() {
+    let f = rs(concat!(
+        "/// Returns the session stored under\n/// the key, if any.\n///\n/// Details.\n",
+        "pub fn get() {}\n",
+        "struct S {\n    /// The time the session\n    /// was last touched.\n    at: u64,\n}\n",
+    ));
+    assert_eq!(
+        docs(&f),
+        vec![
+            s("get=Returns the session stored under the key, if any."),
+            s("S="),
+            s("at=The time the session was last touched."),
+        ]
+    );
+}
