@@ -266,7 +266,16 @@ async fn serve(
         None => None,
     };
     let (opened, opening) = tokio::sync::watch::channel(None);
+    // On stdio the open starts once `initialize` is answered (or a moment has passed):
+    // it would take a core from the answer (`FirstAnswer`). Over HTTP at once.
+    let first_answer = http
+        .is_none()
+        .then(|| Arc::new(crate::startup::FirstAnswer::default()));
+    let open_after = first_answer.clone();
     let opener = tokio::task::spawn_blocking(move || {
+        if let Some(first) = open_after {
+            first.wait(crate::startup::OPEN_AFTER_ANSWER_MAX);
+        }
         crate::startup::open_gate_for_tests();
         let ctx = match root.serve_context() {
             Ok(ctx) => ctx,
@@ -299,7 +308,7 @@ async fn serve(
         Some((listener, token)) => crate::http::serve_http(engine, listener, token).await,
         None => {
             tracing::info!(root = %dir.display(), "serving MCP on stdio");
-            crate::mcp::serve_stdio(engine).await
+            crate::mcp::serve_stdio(engine, first_answer).await
         }
     };
     // No language server outlives navmap (the map may still be opening: wait for it).

@@ -232,15 +232,24 @@ pub async fn relay_rmcp<R: AsyncRead + Unpin>(from_rmcp: R, out: mpsc::Unbounded
     }
 }
 
-/// Writes frames to `sink` in the order they arrive, flushing each.
+/// Writes frames to `sink` in the order they arrive, flushing each; tells `first` once
+/// the first one is out (the map's open waits for it: `crate::startup::FirstAnswer`).
 pub async fn write_frames<W: AsyncWrite + Unpin>(
     mut sink: W,
     mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    first: Option<std::sync::Arc<crate::startup::FirstAnswer>>,
 ) {
     while let Some(f) = frames.recv().await {
         if sink.write_all(&f).await.is_err() || sink.flush().await.is_err() {
             break;
         }
+        if let Some(first) = &first {
+            first.written();
+        }
+    }
+    // Nothing more will be written: the open waits no longer.
+    if let Some(first) = &first {
+        first.written();
     }
 }
 

@@ -204,15 +204,19 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// Serves MCP on stdin/stdout until the client disconnects.
-pub async fn serve_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
+/// Serves MCP on stdin/stdout until the client disconnects; `first` is told when the first
+/// answer is written.
+pub async fn serve_stdio(
+    engine: Arc<Engine>,
+    first: Option<Arc<crate::startup::FirstAnswer>>,
+) -> anyhow::Result<()> {
     use crate::frames;
     // rmcp speaks to our framing layer (crate::frames) through two pipes; the layer owns
     // the real stdin and stdout.
     let (client_side, rmcp_in) = tokio::io::duplex(1 << 20);
     let (rmcp_out, relay_side) = tokio::io::duplex(1 << 20);
     let (out, frames_rx) = tokio::sync::mpsc::unbounded_channel();
-    let writer = tokio::spawn(frames::write_frames(tokio::io::stdout(), frames_rx));
+    let writer = tokio::spawn(frames::write_frames(tokio::io::stdout(), frames_rx, first));
     let reader = tokio::spawn(frames::read_client(
         tokio::io::stdin(),
         client_side,
