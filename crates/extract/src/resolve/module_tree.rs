@@ -52,9 +52,14 @@ impl ModuleTree {
     }
 
     fn crate_of(&self, file: &str) -> Option<&Crate> {
-        self.crates
-            .iter()
-            .find(|c| c.dir.is_empty() || file.starts_with(&format!("{}/", c.dir)))
+        // `file` starts with `<dir>/`, compared in place: this runs for every module path
+        // resolved and every crate of the repository (no string built per crate).
+        self.crates.iter().find(|c| {
+            c.dir.is_empty()
+                || file
+                    .strip_prefix(c.dir.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
     }
 
     /// Resolves a module path. Every segment must name a module: `crate::store` is a file,
