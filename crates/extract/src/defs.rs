@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::Node;
+use tree_sitter::{Node, TreeCursor};
 
 use crate::arity::{NamedParam, Parameters, TypedLocal};
 use crate::facts::{ArgKind, DefFact, NodeKind};
@@ -100,7 +100,7 @@ struct DocMatch<'t> {
     docs: Vec<Node<'t>>,
 }
 
-pub fn extract(matches: &Matches, source: &str) -> Defs {
+pub fn extract(matches: &Matches, source: &str, root: Node) -> Defs {
     let mut raws: IdMap<Raw> = IdMap::default();
     let mut exported_nodes = IdSet::default();
     let mut exported_names = HashSet::new();
@@ -135,7 +135,7 @@ pub fn extract(matches: &Matches, source: &str) -> Defs {
             owner_bodies.push((body, owner));
         }
     }
-    targets_of_doc_heads(doc_heads, &doc_lines, &doc_skips, &mut docs);
+    targets_of_doc_heads(root, doc_heads, &doc_lines, &doc_skips, &mut docs);
     // Definitions directly in an owner's body belong to it. A separate pattern rather
     // than `@owner` in each item pattern: a pattern holding a capture while it waits for
     // more items keeps tree-sitter from returning any match inside the body until the
@@ -376,15 +376,20 @@ fn collect_doc<'t>(m: Match<'_, '_, 't>, docs: &mut Vec<DocMatch<'t>>) {
 /// `((line_comment)+ @doc . (attribute_item)* . (_) @doc.for)` found, without its costs: a
 /// first step without a root (≈ 2 ms of the compile each) and a query state per comment of
 /// the run, compared pairwise (four tenths of the Rust query walk). Like that pattern, none
-/// in an `ERROR` node (tree-sitter starts no pattern without a root there). Forward only:
-/// a node's previous sibling costs a walk of its parent's children in tree-sitter.
+/// in an `ERROR` node (tree-sitter starts no pattern without a root there). The heads are
+/// visited in start order by one forward walk ([`Siblings`]).
 fn targets_of_doc_heads<'t>(
+    root: Node<'t>,
     mut heads: Vec<(usize, Node<'t>)>,
     lines: &IdSet,
     skips: &IdSet,
     docs: &mut Vec<DocMatch<'t>>,
 ) {
+    if heads.is_empty() {
+        return;
+    }
     heads.sort_by_key(|(_, n)| n.start_byte());
+    let mut walk = Siblings::new(root);
     let mut run: Vec<Node<'t>> = Vec::new();
     let mut expected = None;
     for (pattern, head) in heads {
@@ -393,13 +398,19 @@ fn targets_of_doc_heads<'t>(
             run.clear();
         }
         expected = None;
-        if head.parent().is_some_and(|p| p.is_error()) {
+        let found = walk.seek(head);
+        let parent = if found { walk.parent() } else { head.parent() };
+        if parent.is_some_and(|p| p.is_error()) {
             continue;
         }
         if is_line {
             run.push(head);
         }
-        let next = head.next_named_sibling();
+        let next = if found {
+            walk.next_named()
+        } else {
+            head.next_named_sibling()
+        };
         // A doc line next: the run goes on (this comment documents nothing but a comment).
         if let Some(n) = next
             && lines.contains(&n.id())
@@ -411,7 +422,11 @@ fn targets_of_doc_heads<'t>(
         while let Some(n) = target
             && skips.contains(&n.id())
         {
-            target = n.next_named_sibling();
+            target = if found {
+                walk.next_named()
+            } else {
+                n.next_named_sibling()
+            };
         }
         if let Some(target) = target {
             docs.push(DocMatch {
@@ -425,6 +440,98 @@ fn targets_of_doc_heads<'t>(
             });
         }
         run.clear();
+    }
+}
+
+/// A tree cursor that moves forward only, onto nodes given in start order, and says the
+/// parent and the next named siblings of the node it is on. `Node::parent` and
+/// `Node::next_named_sibling` each start at the root in tree-sitter and scan, at every
+/// level, the children before the node: asked for every `///` line of a large module or
+/// `impl` that was quadratic in its items (perf, cargo-registry preset: 4 % of a cold
+/// build). Here each node of the tree is passed at most once for all heads of a file.
+/// Where the walk cannot reach a node forward (one that starts before where it stands),
+/// [`Siblings::seek`] says so, starts over at the root, and the caller asks the node.
+struct Siblings<'t> {
+    root: Node<'t>,
+    cursor: TreeCursor<'t>,
+    /// The visible ancestors of the cursor's node, the root first.
+    ancestors: Vec<Node<'t>>,
+}
+
+impl<'t> Siblings<'t> {
+    fn new(root: Node<'t>) -> Self {
+        Siblings {
+            root,
+            cursor: root.walk(),
+            ancestors: Vec::new(),
+        }
+    }
+
+    /// Moves the cursor onto `node`, forward from where it stands. False (the cursor back at
+    /// the root) when `node` is not ahead of it, or has no width (the sibling rules of
+    /// tree-sitter treat empty nodes apart).
+    fn seek(&mut self, node: Node<'t>) -> bool {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        if start < end {
+            loop {
+                let at = self.cursor.node();
+                if at.id() == node.id() {
+                    return true;
+                }
+                if at.start_byte() > start {
+                    break;
+                }
+                if at.end_byte() >= end {
+                    // `at` holds the node: down into it.
+                    if !self.cursor.goto_first_child() {
+                        break;
+                    }
+                    self.ancestors.push(at);
+                    continue;
+                }
+                // `at` ends before the node: on to the next sibling, or up and on.
+                let mut moved = false;
+                while !moved {
+                    moved = self.cursor.goto_next_sibling();
+                    if !moved && !self.goto_parent() {
+                        break;
+                    }
+                }
+                if !moved {
+                    break;
+                }
+            }
+        }
+        self.cursor.reset(self.root);
+        self.ancestors.clear();
+        false
+    }
+
+    fn goto_parent(&mut self) -> bool {
+        let up = self.cursor.goto_parent();
+        if up {
+            self.ancestors.pop();
+        }
+        up
+    }
+
+    /// The parent of the cursor's node (what `Node::parent` gives).
+    fn parent(&self) -> Option<Node<'t>> {
+        self.ancestors.last().copied()
+    }
+
+    /// Moves the cursor onto the next named sibling of its node and gives it: what
+    /// `Node::next_named_sibling` gives, which passes over siblings ending where the node
+    /// ends (empty ones) and stays within the node's parent.
+    fn next_named(&mut self) -> Option<Node<'t>> {
+        let end = self.cursor.node().end_byte();
+        while self.cursor.goto_next_sibling() {
+            let n = self.cursor.node();
+            if n.end_byte() > end && n.is_named() {
+                return Some(n);
+            }
+        }
+        None
     }
 }
 

@@ -112,7 +112,7 @@ pub fn extract(lang: &Language, ext: &str, source: &str) -> facts::FileFacts {
     });
     // A walk past the match limit lost matches: the facts are partial, as for a syntax error.
     out.had_errors |= lost;
-    let defs = defs::extract(&sections[0], source);
+    let defs = defs::extract(&sections[0], source, root);
     let locals = locals::extract(&sections[3], &sections[2], source, &defs);
     out.refs = refs::extract(&sections[1], source, &defs, &locals);
     if let Some(rules) = &lang.manifest.doc_links {
