@@ -94,6 +94,9 @@ pub fn extract(query: &Query, matches: &Matches, source: &str, separator: &str) 
 
     prefixes.sort_by_key(|p| p.start_byte());
     prefixes.dedup_by_key(|p| p.id());
+    // Each prefix's parent, asked once: `Node::parent` walks down from the root.
+    let prefixes: Vec<(Node, Option<Node>)> =
+        prefixes.into_iter().map(|p| (p, p.parent())).collect();
     let mut facts: Vec<ImportFact> = Vec::new();
     let mut statement_of: Vec<usize> = Vec::new();
     let mut index: HashMap<(usize, String, Option<String>), usize> = HashMap::new();
@@ -112,8 +115,8 @@ pub fn extract(query: &Query, matches: &Matches, source: &str, separator: &str) 
         }
         let mut parts: Vec<&str> = prefixes
             .iter()
-            .filter(|p| applies(p, entry.anchor))
-            .map(|p| node_text(p, source).trim())
+            .filter(|(p, scope)| applies(p, *scope, entry.anchor))
+            .map(|(p, _)| node_text(p, source).trim())
             .collect();
         parts.extend(entry.module.as_deref().or(from.map(String::as_str)));
         if parts.is_empty() {
@@ -165,10 +168,10 @@ pub fn extract(query: &Query, matches: &Matches, source: &str, separator: &str) 
     facts
 }
 
-/// A prefix applies to an entry inside the prefix's parent, but not to the prefix's own
-/// path (whose parts are the prefix itself).
-fn applies(prefix: &Node, anchor: Node) -> bool {
-    let Some(scope) = prefix.parent() else {
+/// A prefix applies to an entry inside the prefix's parent (`scope`), but not to the
+/// prefix's own path (whose parts are the prefix itself).
+fn applies(prefix: &Node, scope: Option<Node>, anchor: Node) -> bool {
+    let Some(scope) = scope else {
         return false;
     };
     contains(&scope, &anchor) && !contains(prefix, &anchor)
