@@ -284,18 +284,11 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
             buckets.entry(row).or_default().entry(key).or_default()
         }
         for (sym, defs) in model.by_name.rows() {
-            let name_here = here(name_rows[sym]);
             for &d in defs {
-                // The pass's range first: most definitions have neither row in it, and
-                // their node need not be looked up (eight passes over every definition).
-                let qualified_here = qualified_rows[d as usize].filter(|&r| here(r));
-                if !name_here && qualified_here.is_none() {
-                    continue;
-                }
                 let Some(f) = model.slot(d).and_then(|n| n.file.get()) else {
                     continue;
                 };
-                if name_here {
+                if here(name_rows[sym]) {
                     entry(
                         &mut buckets,
                         name_rows[sym],
@@ -304,7 +297,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
                     .defs
                     .insert(f);
                 }
-                if let Some(row) = qualified_here {
+                if let Some(row) = qualified_rows[d as usize].filter(|&r| here(r)) {
                     let qname = model.qname(model.slot(d).expect("a slot"));
                     entry(&mut buckets, row, qualified_key(qname))
                         .defs
