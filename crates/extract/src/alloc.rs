@@ -32,9 +32,10 @@ pub(crate) fn ready() {
         // with the defaults a cold build's peak RSS was 8–15 MB higher than with glibc
         // (measured on the cargo-registry corpus), for the same CPU. Not sooner: at 10 ms
         // the pages one file's tree left were given back and faulted in again by the next
-        // file's parse (a cold build: 55–135k minor faults against 18–46k, madvise and page
-        // faults 3–4 % of its CPU, 5–7 % more CPU in all); the build's peak is the same, as
-        // the workers give back their free pages when extraction ends (`release_free`).
+        // file's parse (a cold build: 55–135k minor faults against 18–46k, `madvise` and
+        // page faults 3–4 % of its CPU); the build's peak moves by a megabyte or two at
+        // most, as the workers give back their free pages when extraction ends
+        // (`release_free`). Figures: docs/performance.md, helper `cpu19f`.
         // SAFETY: options are plain integers read by mimalloc; set before its first use.
         unsafe {
             libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0);
