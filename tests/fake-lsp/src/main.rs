@@ -20,7 +20,7 @@
 //! | `FAKE_LSP_GARBAGE=1` | print non-protocol lines to stdout before serving and while initializing |
 //! | `FAKE_LSP_HANG_METHODS=m1,m2` | these methods (`textDocument/references`, `textDocument/documentSymbol`, …) never answer |
 //! | `FAKE_LSP_WEDGE=method` | the first process answers `method` with an internal error (-32603, "this._token.cancel is not a function", as pyright after a cancel); later ones answer |
-//! | `FAKE_LSP_CONTENT_MODIFIED=1` | while busy (`FAKE_LSP_PROGRESS_MS`), answer definition with error -32801 "content modified" instead of `[]` (rust-analyzer while its workspace loads cancels queries so) |
+//! | `FAKE_LSP_CONTENT_MODIFIED_MS=N` | the first definition request starts N ms of work (`$/progress`) and is answered with error -32801 "content modified", as is every one during that work (rust-analyzer cancels queries so while its workspace loads) |
 //! | `FAKE_LSP_LOAD_ERROR=text` | cannot load the project (as gopls on a module needing a newer Go): says `text` in a `window/showMessage` error and on stderr, and answers every query with an error `text` after `FAKE_LSP_LOAD_ERROR_MS` (default 0) |
 
 use std::collections::HashMap;
@@ -115,12 +115,54 @@ async fn fault(method: &str) -> Result<()> {
     Ok(())
 }
 
+/// `$/progress` "Indexing" for `ms` milliseconds, ended when `busy` falls.
+async fn work_for(client: Client, busy: Arc<AtomicBool>, ms: u64) {
+    let token = begin_work(&client).await;
+    end_work_after(client, busy, token, ms).await;
+}
+
+/// Ends the work of `token` after `ms`: `busy` falls, then the `end` is sent.
+async fn end_work_after(client: Client, busy: Arc<AtomicBool>, token: NumberOrString, ms: u64) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    busy.store(false, Ordering::SeqCst);
+    client
+        .send_notification::<notification::Progress>(ProgressParams {
+            token,
+            value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(WorkDoneProgressEnd {
+                message: None,
+            })),
+        })
+        .await;
+}
+
+/// Creates the progress token and sends its `begin`.
+async fn begin_work(client: &Client) -> NumberOrString {
+    let token = NumberOrString::String("fake-indexing".into());
+    let _ = client
+        .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+            token: token.clone(),
+        })
+        .await;
+    client
+        .send_notification::<notification::Progress>(ProgressParams {
+            token: token.clone(),
+            value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+                title: "Indexing".into(),
+                ..Default::default()
+            })),
+        })
+        .await;
+    token
+}
+
 struct Backend {
     client: Client,
     docs: RwLock<HashMap<Url, String>>,
     busy: Arc<AtomicBool>,
     /// Until when the server answers empty without saying why (`FAKE_LSP_COLD_MS`).
     cold_until: std::sync::Mutex<Option<Instant>>,
+    /// Whether a definition request has started the work of `FAKE_LSP_CONTENT_MODIFIED_MS`.
+    load_started: AtomicBool,
 }
 
 fn word_at(text: &str, pos: Position) -> Option<String> {
@@ -244,35 +286,7 @@ impl LanguageServer for Backend {
             self.busy.store(true, Ordering::SeqCst);
             let client = self.client.clone();
             let busy = self.busy.clone();
-            tokio::spawn(async move {
-                let token = NumberOrString::String("fake-indexing".into());
-                let _ = client
-                    .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
-                        token: token.clone(),
-                    })
-                    .await;
-                client
-                    .send_notification::<notification::Progress>(ProgressParams {
-                        token: token.clone(),
-                        value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(
-                            WorkDoneProgressBegin {
-                                title: "Indexing".into(),
-                                ..Default::default()
-                            },
-                        )),
-                    })
-                    .await;
-                tokio::time::sleep(Duration::from_millis(ms)).await;
-                busy.store(false, Ordering::SeqCst);
-                client
-                    .send_notification::<notification::Progress>(ProgressParams {
-                        token,
-                        value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(
-                            WorkDoneProgressEnd { message: None },
-                        )),
-                    })
-                    .await;
-            });
+            tokio::spawn(work_for(client, busy, ms));
         }
     }
 
@@ -325,7 +339,15 @@ impl LanguageServer for Backend {
         if env_flag("FAKE_LSP_HANG") {
             std::future::pending::<()>().await;
         }
-        if self.busy.load(Ordering::SeqCst) && env_flag("FAKE_LSP_CONTENT_MODIFIED") {
+        let load_ms = env_num("FAKE_LSP_CONTENT_MODIFIED_MS");
+        if load_ms > 0 && !self.load_started.swap(true, Ordering::SeqCst) {
+            // The work is under way (its begin sent) before the cancellation is answered.
+            self.busy.store(true, Ordering::SeqCst);
+            let token = begin_work(&self.client).await;
+            let (client, busy) = (self.client.clone(), self.busy.clone());
+            tokio::spawn(end_work_after(client, busy, token, load_ms));
+        }
+        if load_ms > 0 && self.busy.load(Ordering::SeqCst) {
             guard.done = true;
             append("log", "content modified");
             return Err(tower_lsp::jsonrpc::Error {
@@ -537,6 +559,7 @@ async fn main() {
         docs: RwLock::new(HashMap::new()),
         busy: Arc::new(AtomicBool::new(false)),
         cold_until: std::sync::Mutex::new(None),
+        load_started: AtomicBool::new(false),
     });
     Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
         .serve(service)
