@@ -454,6 +454,10 @@ impl Inner {
             .meta
             .generation;
         let mut db = self.db.lock().map_err(MapError::internal)?;
+        // A small page cache while the build writes, put back after it
+        // (`db::BUILD_CACHE_KIB`; a build that fails leaves it small: only slower reads).
+        let cache = db.cache_size()?;
+        db.set_cache_size(-db::BUILD_CACHE_KIB)?;
         {
             let tx = db.transaction()?;
             tx.execute_batch(
@@ -539,6 +543,7 @@ impl Inner {
             progress,
         )?;
         summary.files_resolved = resolved.resolved;
+        db.set_cache_size(cache)?;
         drop(db);
         release_code("finish");
 

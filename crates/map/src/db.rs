@@ -103,6 +103,18 @@ fn remove_db_files(path: &Path) {
 impl Db {
     /// Frees the pages SQLite keeps cached (`PRAGMA shrink_memory`): after a load, they
     /// are pages no answer reads again (answers come from the model).
+    /// SQLite's page cache for this connection, in KiB (`PRAGMA cache_size`, as it is
+    /// set: negative for KiB, positive for pages).
+    pub(crate) fn cache_size(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "cache_size", |r| r.get(0))?)
+    }
+
+    pub(crate) fn set_cache_size(&self, size: i64) -> Result<()> {
+        Ok(self.conn.pragma_update(None, "cache_size", size)?)
+    }
+
     pub(crate) fn release_memory(&self) {
         let _ = self.conn.execute_batch("PRAGMA shrink_memory");
     }
@@ -1089,6 +1101,12 @@ pub(crate) struct UsesReader {
     path: PathBuf,
     conn: std::sync::Mutex<Option<Connection>>,
 }
+
+/// SQLite pages a fresh build keeps cached (`Inner::fresh_build`): its rows are written
+/// once, in file order, and read back once (the uses of a file being resolved); the
+/// default 2 MB of cache sat full beside the model through resolution (issue 19: the
+/// cold peak).
+pub(crate) const BUILD_CACHE_KIB: i64 = 256;
 
 /// SQLite pages a load keeps cached ([`Db::load`]: each row is read once; the tables'
 /// inner pages stay).
