@@ -27,6 +27,7 @@ use crate::frontend::ModuleResolver;
 use crate::id;
 use crate::index;
 use crate::model::{Ix, Model, Node, Opt32, Target};
+use crate::packed::Refs;
 use crate::resolve::{self, NewEdge, Pass, Resolver};
 use crate::types::{Phase, Progress, RebuildOptions, RebuildSummary, SkipReason};
 use crate::walk::{self, Scope, Seen};
@@ -38,6 +39,9 @@ const FILES_PER_TRANSACTION: usize = 256;
 /// Files applied between two folds of the model's list overlays in a fresh build
 /// ([`Model::freeze_lists`]).
 const FILES_PER_FREEZE: usize = 64;
+/// Files whose uses a fresh build's Uses pass reads back and resolves at once
+/// ([`LeftUses`]): the largest files come first, and 64 of them are a small part of all.
+const FILES_PER_USES_BATCH: usize = 64;
 /// A file modified this recently is re-hashed on the next rebuild even when its size and
 /// mtime look unchanged (a write within the same mtime tick would otherwise be missed).
 const RACY_NS: i64 = 2_000_000_000;
@@ -48,6 +52,42 @@ pub(crate) struct BuilderState {
     pub resolver: Option<Box<dyn ModuleResolver>>,
     /// Config files the resolver was built with (or will be).
     pub configs: BTreeSet<String>,
+}
+
+/// A fresh build's references and mentions, left in the database once their file's row is
+/// written (`FileRec::uses_on_disk`) and read back a batch of files at a time for the Uses
+/// pass ([`FILES_PER_USES_BATCH`]); the few references the Structure pass reads (imports,
+/// exports, bases) are kept here meanwhile. Issue 19: every file's uses held from its
+/// extraction to the end of resolution were ≈ 3.7 MB of the cargo registry's cold peak.
+#[derive(Default)]
+struct LeftUses {
+    /// Each file's references of the Structure pass, in order.
+    structural: Vec<(Ix, Refs)>,
+}
+
+impl LeftUses {
+    /// Lets go of the uses of `files`, whose rows were just written with them.
+    fn leave(&mut self, model: &mut Model, files: &[Ix]) {
+        for &f in files {
+            let Some(rec) = model.file(f) else { continue };
+            if rec.node.is_none()
+                || rec.uses_on_disk
+                || rec.refs_raw.is_some()
+                || rec.mentions_raw.is_some()
+            {
+                continue;
+            }
+            let structural: Refs = rec
+                .refs
+                .iter()
+                .filter(|r| Pass::Structure.owns(r.kind))
+                .collect();
+            if structural.len() > 0 {
+                self.structural.push((f, structural));
+            }
+            model.let_go_of_uses(f);
+        }
+    }
 }
 
 /// A file to read, with what the map knew about it.
@@ -476,6 +516,9 @@ impl Inner {
         // What the start-up ran (arguments, the walk, SQLite's schema) is not run again.
         release_code("extraction");
         let mut ch = Changes::default();
+        // Uses left in the database as rows are written, where nothing after the build
+        // reads them from the model (`Inner::leaves_uses`).
+        let mut left = self.leaves_uses(&db).then(LeftUses::default);
         let mut pending = 0usize;
         let mut indexed = 0u64;
         let t = Instant::now();
@@ -492,7 +535,7 @@ impl Inner {
                     model.freeze_lists();
                 }
                 if pending >= FILES_PER_TRANSACTION {
-                    write_rows(&mut db, &model, &mut ch)?;
+                    write_rows_leaving_uses(&mut db, &mut model, &mut ch, left.as_mut())?;
                     pending = 0;
                     // The grammars' code and tables of the files done so far (the largest
                     // first, often of other languages than the rest) and the rows' writing.
@@ -502,7 +545,7 @@ impl Inner {
             consumer += started.elapsed();
             Ok(())
         })?;
-        write_rows(&mut db, &model, &mut ch)?;
+        write_rows_leaving_uses(&mut db, &mut model, &mut ch, left.as_mut())?;
         // The workers' parser heaps, idle until the next build, give their free pages back
         // before resolution allocates on top of them.
         rayon::broadcast(|_| navmap_extract::release_parser_memory());
@@ -539,6 +582,7 @@ impl Inner {
             &mut model,
             &mut ch,
             Some(all),
+            left,
             &mut meta,
             progress,
         )?;
@@ -622,8 +666,9 @@ impl Inner {
             }
         }
         // Applying a change reads what the changed and removed files used before it (the
-        // name indexes drop them): loaded when the model left it in the database.
-        if self.uses.is_some() {
+        // name indexes drop them): loaded when the model left it in the database (a map
+        // that answers from there, or one a fresh build left so: `LeftUses`).
+        {
             let updated = outcomes.iter().filter_map(|o| match o {
                 Outcome::Update(u) => st.model.file_by_path.get(u.path.as_str()).copied(),
                 _ => None,
@@ -696,6 +741,7 @@ impl Inner {
             &mut st.model,
             &mut ch,
             all,
+            None,
             &mut meta,
             progress,
         )?;
@@ -719,6 +765,53 @@ impl Inner {
         Ok(())
     }
 
+    /// Whether a fresh build leaves each file's uses in the database once its row is
+    /// written ([`LeftUses`]): where nothing reads them from the model after the build — a
+    /// map opened to rebuild only (`navmap rebuild`: rebuilds load what they re-resolve,
+    /// and it answers no question about uses) or one that answers from the database
+    /// (`MapConfig::uses_on_demand`). A map in memory has no rows to read them from.
+    fn leaves_uses(&self, db: &Db) -> bool {
+        !db::is_in_memory(&db.path) && (self.rebuild_only || self.uses.is_some())
+    }
+
+    /// A pass over files whose uses are left in the database ([`LeftUses`]), a batch of
+    /// files at a time: their uses loaded, the batch resolved in parallel, the uses let
+    /// go of. The edges are in `order`, as one parallel map over all files gives them.
+    fn resolve_left_uses(
+        &self,
+        db: &Db,
+        model: &mut Model,
+        modres: &dyn ModuleResolver,
+        order: &[Ix],
+        pass: Pass,
+    ) -> Result<Vec<(Ix, Vec<NewEdge>)>> {
+        let mut edges = Vec::with_capacity(order.len());
+        for batch in order.chunks(FILES_PER_USES_BATCH) {
+            let loaded: Vec<Ix> = batch
+                .iter()
+                .copied()
+                .filter(|&f| model.file(f).is_some_and(|r| r.uses_on_disk))
+                .collect();
+            for &f in &loaded {
+                db.load_uses(model, f)?;
+            }
+            let r = Resolver {
+                model: &*model,
+                modres,
+                registry: &self.registry,
+            };
+            edges.par_extend(batch.par_iter().map(|&f| {
+                let mut es = guarded_resolve_file(&r, f, pass);
+                es.shrink_to_fit();
+                (f, es)
+            }));
+            for f in loaded {
+                model.let_go_of_uses(f);
+            }
+        }
+        Ok(edges)
+    }
+
     /// `size:mtime:blake3` of each config file ([`config_hashes`] under this map's root).
     fn config_hashes(
         &self,
@@ -730,6 +823,7 @@ impl Inner {
 
     /// Import targets, resolution and persistence for a set of applied changes.
     /// `all`: re-resolve these files regardless of what changed (fresh builds, repairs).
+    /// `left`: a fresh build left every file's uses in the database ([`LeftUses`]).
     #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
@@ -738,6 +832,7 @@ impl Inner {
         model: &mut Model,
         ch: &mut Changes,
         all: Option<HashSet<Ix>>,
+        mut left: Option<LeftUses>,
         meta: &mut Meta,
         progress: &dyn Fn(Progress),
     ) -> Result<Finished> {
@@ -885,8 +980,11 @@ impl Inner {
         for &f in &order {
             db::decode_kept_refs(model, f)?;
             db::decode_kept_mentions(model, f)?;
-            // Left in the database (`MapConfig::uses_on_demand`): resolution reads them.
-            db.load_uses(model, f)?;
+            // Left in the database (`MapConfig::uses_on_demand`): resolution reads them
+            // (a fresh build's a batch at a time, below).
+            if left.is_none() {
+                db.load_uses(model, f)?;
+            }
         }
         let sig_before: Vec<u64> = order.iter().map(|&f| edge_signature(model, f)).collect();
         for (i, pass) in [Pass::Structure, Pass::Uses].into_iter().enumerate() {
@@ -895,11 +993,26 @@ impl Inner {
                 done: i as u64 * total / 2,
                 total,
             });
+            // Uses left in the database: the Structure pass reads the structural references
+            // kept aside (a file's only ones it reads), the Uses pass loads a batch of
+            // files' uses at a time.
+            let held: Vec<Ix> = match (&mut left, pass) {
+                (Some(l), Pass::Structure) => std::mem::take(&mut l.structural)
+                    .into_iter()
+                    .map(|(f, refs)| {
+                        model.f_mut(f).refs = refs;
+                        f
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             // In a partly loaded model, a pass that read what is not loaded yet runs again
             // once it is (`partial.rs`): the edges are those of the whole model.
             let edges: Vec<(Ix, Vec<NewEdge>)> = loop {
                 model.take_demands();
-                let edges = {
+                let edges = if left.is_some() && pass == Pass::Uses {
+                    self.resolve_left_uses(db, model, modres, &order, pass)?
+                } else {
                     let r = Resolver {
                         model,
                         modres,
@@ -921,6 +1034,14 @@ impl Inner {
                     break edges;
                 }
             };
+            for f in held {
+                model.f_mut(f).refs = Refs::default();
+            }
+            if all.is_some() {
+                // The pass's code (resolution, and reading the uses back from SQLite) is
+                // not run while its edges are placed.
+                release_code("edges");
+            }
             // Each file's edges of the pass cleared, then the new ones added in order:
             // the same lists as clearing and adding file by file (a file's clearing
             // touches only edges out of its own nodes), without a list per node edited.
@@ -1005,12 +1126,28 @@ impl Inner {
                 .copied()
                 .collect(),
         };
-        // A row written again holds the file's references and mentions.
-        let rewritten: Vec<Ix> = ch.files_upserted.iter().copied().collect();
-        for f in rewritten {
-            db.load_uses(model, f)?;
+        // A row written again holds the file's references and mentions: loaded, or for
+        // uses a fresh build left in the database, copied from the stored row as they are.
+        if left.is_none() {
+            let rewritten: Vec<Ix> = ch.files_upserted.iter().copied().collect();
+            for f in rewritten {
+                db.load_uses(model, f)?;
+            }
         }
         let tx = db.transaction()?;
+        if left.is_some() {
+            let mut kept: Vec<Ix> = ch
+                .files_upserted
+                .iter()
+                .copied()
+                .filter(|&f| model.file(f).is_some_and(|r| r.uses_on_disk))
+                .collect();
+            kept.sort_unstable();
+            for f in kept {
+                ch.files_upserted.remove(&f);
+                db::rewrite_file_row_keeping_uses(&tx, model, f)?;
+            }
+        }
         if all.is_some() {
             index::write_all(&tx, model)?;
         } else {
@@ -1268,6 +1405,24 @@ fn write_rows(db: &mut Db, model: &Model, ch: &mut Changes) -> Result<()> {
         mem = memory_mb(),
         "rows"
     );
+    Ok(())
+}
+
+/// [`write_rows`], then lets go of the uses of the files written (`left`: [`LeftUses`]).
+fn write_rows_leaving_uses(
+    db: &mut Db,
+    model: &mut Model,
+    ch: &mut Changes,
+    left: Option<&mut LeftUses>,
+) -> Result<()> {
+    let written: Vec<Ix> = match left {
+        Some(_) => ch.files_upserted.iter().copied().collect(),
+        None => Vec::new(),
+    };
+    write_rows(db, model, ch)?;
+    if let Some(left) = left {
+        left.leave(model, &written);
+    }
     Ok(())
 }
 

@@ -831,17 +831,7 @@ pub(crate) fn decode_facts_with(
     let exact = |n: u64| n.min(blob.len() as u64) as usize;
     if refs_raw {
         let start = blob.len() - r.remaining();
-        // Skipped, not interned: the fields of `decode_refs`.
-        for _ in 0..r.u64()? {
-            r.u32()?;
-            r.u8()?;
-            r.str()?;
-            r.opt_str()?;
-            r.u32()?;
-            r.u32()?;
-            r.u64()?;
-            r.opt_str()?;
-        }
+        skip_refs(&mut r)?;
         rec.refs_raw = Some(blob[start..blob.len() - r.remaining()].into());
     } else {
         decode_refs(&mut r, model, rec)?;
@@ -903,6 +893,22 @@ pub(crate) fn decode_facts_with(
         return Ok(());
     }
     decode_mentions(&mut r, model, rec)
+}
+
+/// Skips the references of a facts blob (where it starts), reading no name: the fields of
+/// `decode_refs`.
+fn skip_refs(r: &mut Reader) -> Result<(), DecodeError> {
+    for _ in 0..r.u64()? {
+        r.u32()?;
+        r.u8()?;
+        r.str()?;
+        r.opt_str()?;
+        r.u32()?;
+        r.u32()?;
+        r.u64()?;
+        r.opt_str()?;
+    }
+    Ok(())
 }
 
 /// A reference's number of arguments as `encode_refs` writes it: 0 unknown, else `n + 1`.
@@ -1066,6 +1072,39 @@ impl Db {
             MapError::Internal(format!("corrupt map database: the facts of file {fix}"))
         })
     }
+}
+
+/// Writes the row of a file whose references and mentions are left in the database
+/// (`FileRec::uses_on_disk`) again, with those of the stored row as they are (undecoded,
+/// as `FileRec::refs_raw` and `mentions_raw`): its other facts changed (a fresh build's
+/// import targets, resolved after its rows were first written). Nothing of the file's
+/// uses is held once it returns.
+pub(crate) fn rewrite_file_row_keeping_uses(
+    tx: &Transaction,
+    model: &mut Model,
+    fix: Ix,
+) -> Result<()> {
+    let blob: Vec<u8> = tx
+        .prepare_cached("SELECT facts FROM contents WHERE file = ?1")?
+        .query_row(params![fix], |r| r.get(0))?;
+    let mut r = Reader::new(&blob);
+    let parts = skip_refs(&mut r).and_then(|()| {
+        let refs: Box<[u8]> = blob[..blob.len() - r.remaining()].into();
+        skip_imports_and_bindings(&mut r)?;
+        Ok((refs, Box::<[u8]>::from(r.rest())))
+    });
+    let (refs, mentions) = parts.map_err(|_| {
+        MapError::Internal(format!("corrupt map database: the facts of file {fix}"))
+    })?;
+    drop(blob);
+    let f = model.f_mut(fix);
+    f.refs_raw = Some(refs);
+    f.mentions_raw = Some(mentions);
+    let written = write_file_row(tx, model, fix);
+    let f = model.f_mut(fix);
+    f.refs_raw = None;
+    f.mentions_raw = None;
+    written
 }
 
 /// Which references and mentions of a file an answer reads ([`UsesReader::read`]).

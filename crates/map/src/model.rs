@@ -1002,6 +1002,15 @@ impl Model {
         }
     }
 
+    /// Lets go of one file's references and mentions: its stored facts row holds them as
+    /// the model does ([`FileRec::uses_on_disk`]; `Db::load_uses` reads them back).
+    pub fn let_go_of_uses(&mut self, file: Ix) {
+        let f = self.f_mut(file);
+        f.refs = Refs::default();
+        f.mentions = Mentions::default();
+        f.uses_on_disk = true;
+    }
+
     /// Every name a file's [`Mention`]s hold.
     pub fn mentioned_names(&self, file: Ix) -> HashSet<Sym> {
         debug_assert!(

@@ -2846,3 +2846,99 @@ fn ts_a_call_on_an_untyped_receiver_reaches_the_root_of_its_override_family() {
     unlinked.sort();
     assert_eq!(unlinked, [10, 31, 39], "{:?}", check.unlinked);
 }
+
+/// Issue 19, the cold peak: a fresh build of a map opened to rebuild only (`navmap
+/// rebuild`, `rebuild --full`) leaves each file's references and mentions in the database
+/// once its row is written, resolves its structural references from what it kept aside
+/// and reads the uses back a batch of files at a time. The map it writes is the one a
+/// build that holds them writes (more files than one batch, bases and imports across
+/// files, value uses, rows written again with their import targets), and a rebuild of the
+/// same map afterwards (which must load the uses it left) leaves the map a full rebuild
+/// makes.
+#[test]
+fn a_fresh_build_that_leaves_its_uses_in_the_database_writes_the_same_map() {
+    let registry = Arc::new(navmap_grammars::registry());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let write = |p: &str, text: &str| {
+        let abs = root.join(p);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    };
+    write("pkg/__init__.py", "");
+    write(
+        "pkg/base.py",
+        "class Base:\n    def run(self):\n        return helper()\n\n\ndef helper():\n    return 1\n",
+    );
+    for i in 0..150 {
+        let next = (i + 1) % 150;
+        write(
+            &format!("pkg/m{i}.py"),
+            &format!(
+                "from pkg.base import Base, helper\nfrom pkg import m{next}\n\n\nclass C{i}(Base):\n    def go(self):\n        self.run()\n        m{next}.f{next}()\n        return helper\n\n\ndef f{i}():\n    return C{i}().go()\n"
+            ),
+        );
+    }
+    let config = |db: &str, rebuild_only: bool| {
+        let mut c = MapConfig::new(&root);
+        c.db_path = Some(root.join(".navmap").join(db));
+        c.derive_eagerly = false;
+        c.rebuild_only = rebuild_only;
+        c
+    };
+    let dump_of = |db: &str| {
+        let (m, _) = Map::open(config(db, false), registry.clone()).unwrap();
+        map_dump(&m)
+    };
+    let same = |a: Vec<String>, b: Vec<String>, what: &str| {
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x, y, "{what}: left and right differ");
+        }
+        assert_eq!(a.len(), b.len(), "{what}");
+    };
+    // Held: a map that keeps its uses (not opened to rebuild only).
+    let (held, _) = Map::open(config("held.db", false), registry.clone()).unwrap();
+    held.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    drop(held);
+    let (left, _) = Map::open(config("left.db", true), registry.clone()).unwrap();
+    let s = left.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(s.files_indexed, 152);
+    let held_dump = dump_of("held.db");
+    assert!(
+        held_dump
+            .iter()
+            .any(|l| l.contains("Extends") && l.contains("#Base")),
+        "a base across files: {held_dump:?}"
+    );
+    same(
+        dump_of("left.db"),
+        held_dump,
+        "a fresh build holding (right) its uses or not",
+    );
+    // The same map object rebuilds after an edit: the uses it left are loaded.
+    write(
+        "pkg/base.py",
+        "class Base:\n    def run(self):\n        return other()\n\n\ndef other():\n    return 1\n",
+    );
+    let s = left.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    assert_eq!(s.files_indexed, 1);
+    let s = left
+        .rebuild(
+            RebuildOptions {
+                full: true,
+                ..Default::default()
+            },
+            &|_| {},
+        )
+        .unwrap();
+    assert_eq!(s.files_indexed, 152);
+    drop(left);
+    let (full, _) = Map::open(config("full.db", false), registry.clone()).unwrap();
+    full.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
+    drop(full);
+    same(
+        dump_of("left.db"),
+        dump_of("full.db"),
+        "rebuilt (left) and full (right)",
+    );
+}

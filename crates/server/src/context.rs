@@ -128,7 +128,8 @@ impl ServerContext {
     }
 
     /// [`ServerContext::new`] for `navmap rebuild --full`: the previous build is not
-    /// loaded (the full rebuild replaces it; holding both would double the peak memory).
+    /// loaded (the full rebuild replaces it; holding both would double the peak memory),
+    /// and the map is opened to rebuild only, as for [`ServerContext::for_rebuild`].
     pub fn for_full_rebuild(root: &Path, db: Option<PathBuf>) -> Result<Self, ContextError> {
         ServerContext::open(
             root,
@@ -239,7 +240,10 @@ impl ServerContext {
             // `status`) computes them only if it queries.
             map_config.derive_eagerly = purpose == Purpose::Serve;
             map_config.load_previous = purpose != Purpose::FullRebuild;
-            map_config.rebuild_only = purpose == Purpose::Rebuild;
+            // `rebuild --full` too: nothing but the rebuild is asked of it, so its fresh
+            // build leaves each file's uses in the database as the cold one does (issue
+            // 19: its peak no higher than a cold build's).
+            map_config.rebuild_only = matches!(purpose, Purpose::Rebuild | Purpose::FullRebuild);
             map_config.walked = walked.clone();
             // `serve` and a one-shot command (`call`) keep each file's references and
             // mentions in the database and read them when an answer about uses needs them
