@@ -895,18 +895,19 @@ pub(crate) fn decode_facts_with(
     decode_mentions(&mut r, model, rec)
 }
 
-/// Skips the references of a facts blob (where it starts), reading no name: the fields of
+/// Skips the references of a facts blob (where it starts), reading no name (nor checking
+/// it is UTF-8: what is skipped is kept as bytes or not at all): the fields of
 /// `decode_refs`.
 fn skip_refs(r: &mut Reader) -> Result<(), DecodeError> {
     for _ in 0..r.u64()? {
         r.u32()?;
         r.u8()?;
-        r.str()?;
-        r.opt_str()?;
+        r.bytes()?;
+        r.opt_bytes()?;
         r.u32()?;
         r.u32()?;
         r.u64()?;
-        r.opt_str()?;
+        r.opt_bytes()?;
     }
     Ok(())
 }
@@ -1014,16 +1015,17 @@ pub(crate) fn decode_kept_mentions(model: &mut Model, fix: Ix) -> Result<()> {
     decoded.map_err(|_| MapError::Internal(format!("corrupt map database: mentions of file {fix}")))
 }
 
-/// Skips the imports and bindings of a facts blob (between its references and mentions).
+/// Skips the imports and bindings of a facts blob (between its references and mentions),
+/// checking no string (as `skip_refs`).
 fn skip_imports_and_bindings(r: &mut Reader) -> Result<(), DecodeError> {
     for _ in 0..r.u64()? {
-        r.str()?;
-        r.opt_str()?;
+        r.bytes()?;
+        r.opt_bytes()?;
         r.u8()?;
         r.u32()?;
         for _ in 0..r.u64()? {
-            r.str()?;
-            r.opt_str()?;
+            r.bytes()?;
+            r.opt_bytes()?;
         }
         match r.u8()? {
             0 => {}
@@ -1040,9 +1042,9 @@ fn skip_imports_and_bindings(r: &mut Reader) -> Result<(), DecodeError> {
     }
     for _ in 0..r.u64()? {
         r.u32()?;
-        r.str()?;
-        r.opt_str()?;
-        r.str()?;
+        r.bytes()?;
+        r.opt_bytes()?;
+        r.bytes()?;
         r.u32()?;
         r.u32()?;
     }

@@ -55,8 +55,10 @@
 //!   re-resolves everything.
 //!   Every build ends by emptying SQLite's write-ahead log (`Db::checkpoint`): a CLI
 //!   process ends without closing SQLite, and a log left behind is read whole by the next.
-//! - **Opened to rebuild only** ([`MapConfig::rebuild_only`], `navmap rebuild`): what only
-//!   answers read — each file's mentions — stays encoded and is written back unchanged;
+//! - **Opened to rebuild only** ([`MapConfig::rebuild_only`], `navmap rebuild` and
+//!   `rebuild --full`): what only answers read — each file's mentions — stays encoded and
+//!   is written back unchanged; a fresh build holds no file's uses past its row's writing
+//!   (`build.rs`, `LeftUses`);
 //!   and only the files its change reaches are loaded (`partial.rs`, with the index
 //!   tables of `index.rs`): resolution's reads of what is not loaded are recorded and the
 //!   pass runs again once they are, so the edges are those of the whole model.

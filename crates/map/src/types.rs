@@ -22,10 +22,13 @@ pub struct MapConfig {
     /// only (`navmap rebuild --full`): the map counts as not built, its generation goes
     /// on, and the next rebuild makes it anew without holding the old one in memory.
     pub load_previous: bool,
-    /// Opened to rebuild and nothing else (`navmap rebuild`): each file's mentions (what
-    /// only [`crate::Map::mention_check`] and [`crate::Map::callee_check`] read) stay
-    /// encoded as stored, so a small rebuild decodes less; those two then answer an
-    /// internal error. Default `false`.
+    /// Opened to rebuild and nothing else (`navmap rebuild`, `rebuild --full`): each
+    /// file's mentions (what only [`crate::Map::mention_check`] and
+    /// [`crate::Map::callee_check`] read) stay encoded as stored, so a small rebuild
+    /// decodes less; those two then answer an internal error. A fresh build of such a map
+    /// (or of one with [`MapConfig::uses_on_demand`]) leaves each file's references and
+    /// mentions in the database once its row is written and reads them back a batch of
+    /// files at a time to resolve them (issue 19: the cold peak). Default `false`.
     pub rebuild_only: bool,
     /// A walk of the whole root made just before opening ([`crate::Map::precheck`], the
     /// no-op check of `navmap rebuild`): the first rebuild of everything uses it instead
