@@ -254,17 +254,27 @@ async fn a_server_reporting_progress_is_waited_for_not_believed() {
     pool.shutdown_all().await;
 }
 
+/// The fake (with `fake_env`) asked for a definition under a 2 s deadline: the pool, and
+/// the `NotReady` error's detail and wait (any other outcome fails the test).
+async fn not_ready_by_a_2s_deadline(
+    s: &Setup,
+    fake_env: &[(&str, &str)],
+) -> (LspPool, String, Duration) {
+    let mut config = s.config(fake_env);
+    config.deadline = Duration::from_secs(2);
+    let pool = common::pool(&s.root(), config);
+    match pool.definition(a(), Position::new(2, 3)).await {
+        Err(LspError::NotReady { detail, waited }) => (pool, detail, waited),
+        other => panic!("expected NotReady, got {other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_still_indexing_at_the_deadline_is_not_ready() {
     let s = Setup::new();
-    let mut config = s.config(&[("FAKE_LSP_PROGRESS_MS", "20000")]);
-    config.deadline = Duration::from_secs(2);
-    let pool = common::pool(&s.root(), config);
-    let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
-    match err {
-        LspError::NotReady { detail, .. } => assert!(detail.contains("Indexing"), "{detail}"),
-        other => panic!("expected NotReady, got {other:?}"),
-    }
+    let (pool, detail, _) =
+        not_ready_by_a_2s_deadline(&s, &[("FAKE_LSP_PROGRESS_MS", "20000")]).await;
+    assert!(detail.contains("Indexing"), "{detail}");
     let st = status(&pool);
     assert_eq!(st.state, ServerState::Indexing);
     assert_eq!(st.detail.as_deref(), Some("Indexing"));
@@ -289,17 +299,10 @@ async fn a_question_cancelled_while_the_server_loads_is_asked_again_once_it_is_r
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_cancelled_until_the_deadline_is_not_ready_not_failed() {
     let s = Setup::new();
-    let mut config = s.config(&[("FAKE_LSP_CONTENT_MODIFIED_MS", "20000")]);
-    config.deadline = Duration::from_secs(2);
-    let pool = common::pool(&s.root(), config);
-    let err = pool.definition(a(), Position::new(2, 3)).await.unwrap_err();
-    match err {
-        LspError::NotReady { detail, waited } => {
-            assert!(detail.contains("content modified"), "{detail}");
-            assert!(waited < Duration::from_secs(4), "{waited:?}");
-        }
-        other => panic!("expected NotReady, got {other:?}"),
-    }
+    let (pool, detail, waited) =
+        not_ready_by_a_2s_deadline(&s, &[("FAKE_LSP_CONTENT_MODIFIED_MS", "20000")]).await;
+    assert!(detail.contains("content modified"), "{detail}");
+    assert!(waited < Duration::from_secs(4), "{waited:?}");
     pool.shutdown_all().await;
 }
 
