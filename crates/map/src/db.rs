@@ -101,20 +101,21 @@ fn remove_db_files(path: &Path) {
 }
 
 impl Db {
-    /// Frees the pages SQLite keeps cached (`PRAGMA shrink_memory`): after a load, they
-    /// are pages no answer reads again (answers come from the model).
-    /// SQLite's page cache for this connection, in KiB (`PRAGMA cache_size`, as it is
-    /// set: negative for KiB, positive for pages).
+    /// SQLite's page cache for this connection (`PRAGMA cache_size`, as it is set:
+    /// negative for KiB, positive for pages).
     pub(crate) fn cache_size(&self) -> Result<i64> {
         Ok(self
             .conn
             .pragma_query_value(None, "cache_size", |r| r.get(0))?)
     }
 
+    /// Sets SQLite's page cache for this connection (as [`Db::cache_size`] gives it).
     pub(crate) fn set_cache_size(&self, size: i64) -> Result<()> {
         Ok(self.conn.pragma_update(None, "cache_size", size)?)
     }
 
+    /// Frees the pages SQLite keeps cached (`PRAGMA shrink_memory`): after a load, they
+    /// are pages no answer reads again (answers come from the model).
     pub(crate) fn release_memory(&self) {
         let _ = self.conn.execute_batch("PRAGMA shrink_memory");
     }
@@ -345,13 +346,10 @@ impl Db {
         // A small page cache while every row is read once: SQLite's default (2 MB) filled
         // a page at a time among the files' long-lived lists and freed after the load,
         // left holes of a page each in the heap of `serve` (issue 19). Put back after.
-        let cache: i64 = self
-            .conn
-            .pragma_query_value(None, "cache_size", |r| r.get(0))?;
-        self.conn
-            .pragma_update(None, "cache_size", -LOAD_CACHE_KIB)?;
+        let cache = self.cache_size()?;
+        self.set_cache_size(-LOAD_CACHE_KIB)?;
         let loaded = self.load_rows(model, rebuild_only, uses_on_disk);
-        self.conn.pragma_update(None, "cache_size", cache)?;
+        self.set_cache_size(cache)?;
         loaded
     }
 

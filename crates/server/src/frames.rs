@@ -237,18 +237,18 @@ pub async fn relay_rmcp<R: AsyncRead + Unpin>(from_rmcp: R, out: mpsc::Unbounded
 pub async fn write_frames<W: AsyncWrite + Unpin>(
     mut sink: W,
     mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
-    first: Option<std::sync::Arc<crate::startup::FirstAnswer>>,
+    mut first: Option<std::sync::Arc<crate::startup::FirstAnswer>>,
 ) {
     while let Some(f) = frames.recv().await {
         if sink.write_all(&f).await.is_err() || sink.flush().await.is_err() {
             break;
         }
-        if let Some(first) = &first {
+        if let Some(first) = first.take() {
             first.written();
         }
     }
-    // Nothing more will be written: the open waits no longer.
-    if let Some(first) = &first {
+    // Nothing was written, and nothing more will be: the open waits no longer.
+    if let Some(first) = first {
         first.written();
     }
 }
