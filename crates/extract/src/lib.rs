@@ -379,6 +379,21 @@ pub fn release_parser_memory() {
 
 pub use code_pages::release_code_pages;
 
+/// Pattern analyses of compiled queries, kept from an earlier process (pairs of
+/// `compiled::analysis_key` and tree-sitter's analysis bytes, as [`query_analyses`] gave
+/// them): a query compiled afterwards with the same key is built from its analysis
+/// instead of analysing its patterns against the grammar (most of a compile: ≈ 50 ms for
+/// Rust). Call before extracting; an analysis that does not fit is ignored.
+pub fn offer_query_analyses(kept: impl IntoIterator<Item = (String, Vec<u8>)>) {
+    compiled::offer_analyses(kept);
+}
+
+/// The pattern analyses this process computed while compiling queries, for a caller
+/// that keeps them for the next process ([`offer_query_analyses`]); sorted by key.
+pub fn query_analyses() -> Vec<(String, Vec<u8>)> {
+    compiled::analyses()
+}
+
 /// How many query compilations this process has run: one per (language, grammar) used,
 /// however many threads extract at the same moment (the slow part of a cold start; a
 /// race-free cache keeps it at one).

@@ -1171,6 +1171,7 @@ impl Inner {
         )?;
         db::set_meta(&tx, "dirty", "0")?;
         db::set_meta(&tx, "extraction", &self.extraction)?;
+        crate::query_analyses::store_new(&tx)?;
         meta.extraction = Some(self.extraction.clone());
         let counts = (model.symbol_count() as u64, model.edge_count() as u64);
         db::set_meta(&tx, "counts", &db::counts_value(counts.0, counts.1))?;

@@ -80,6 +80,8 @@ pub(crate) struct Meta {
     /// What the last build's facts were extracted with (`fingerprint.rs`); `None` in maps
     /// built before it was recorded.
     pub extraction: Option<String>,
+    /// Compiled queries' pattern analyses kept by earlier builds (`query_analyses.rs`).
+    pub query_analyses: Vec<(String, Vec<u8>)>,
 }
 
 /// The `counts` meta value: `"<symbols> <edges>"`.
@@ -289,6 +291,10 @@ impl Db {
                 }
                 "dirty" => meta.dirty = v == "1",
                 "extraction" => meta.extraction = Some(v),
+                k if k.starts_with(crate::query_analyses::PREFIX) => {
+                    meta.query_analyses
+                        .extend(crate::query_analyses::parse(k, &v));
+                }
                 "config" => meta.config = serde_json::from_str(&v).unwrap_or_default(),
                 "counts" => {
                     meta.counts = v

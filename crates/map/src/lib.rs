@@ -110,6 +110,7 @@ mod packed;
 mod partial;
 mod precheck;
 mod query;
+mod query_analyses;
 mod rank;
 mod resolve;
 mod search;
@@ -420,6 +421,9 @@ impl Map {
             model = Model::default();
             meta = Meta::default();
         }
+        // Before anything is extracted: queries compiled from here on are built from the
+        // analyses earlier builds kept (`query_analyses.rs`).
+        navmap_extract::offer_query_analyses(std::mem::take(&mut meta.query_analyses));
         let has_build = meta.generation > 0 && meta.built_at.is_some();
         if meta.dirty && has_build {
             warnings
