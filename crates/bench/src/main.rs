@@ -24,6 +24,7 @@
 //! Must not touch: anything outside the temporary copy (the corpus is only read; a
 //! zipped corpus is unpacked with `unzip` inside the temp dir).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,6 +64,8 @@ struct Opts {
     navmap: Option<PathBuf>,
     /// Also measure BlastCode's process (`process.rs`); `--no-peer` turns it off.
     peer: bool,
+    /// Copy only these top-level directories (a preset's `pinned_by`), else all.
+    only: Option<BTreeSet<String>>,
 }
 
 fn usage() -> ! {
@@ -107,6 +110,7 @@ fn parse() -> Vec<Opts> {
         label: String::new(),
         navmap: default_navmap(),
         peer: true,
+        only: None,
     };
     let mut names = vec![];
     while let Some(a) = args.next() {
@@ -197,6 +201,10 @@ fn expand(table: &toml::Table, name: &str, cli: &Opts, out: &mut Vec<Opts>) {
             label: name.to_string(),
             navmap: cli.navmap.clone(),
             peer: cli.peer,
+            only: p
+                .get("pinned_by")
+                .and_then(|v| v.as_str())
+                .map(pinned_directories),
         }),
         Err(why) => println!("## {name}\nnot run: {why}\n"),
     }
@@ -297,23 +305,19 @@ fn template_path(lang: &str) -> PathBuf {
 /// Copies files of known languages (only `langs`, if any; nothing through symlinks) from
 /// `from` to `to`, whole top-level directories in sorted order, until `max_loc` lines
 /// (counting from `loc`, the lines copied before from other sources).
-fn copy_corpus(
-    from: &Path,
-    to: &Path,
-    exclude: &[String],
-    langs: &[String],
-    max_loc: Option<u64>,
-    mut loc: u64,
-) -> (u64, u64) {
+fn copy_corpus(from: &Path, to: &Path, o: &Opts, mut loc: u64) -> (u64, u64) {
     let registry = navmap_grammars::registry();
     let mut files = vec![];
-    collect(from, from, exclude, langs, &registry, &mut files);
+    collect(from, from, &o.exclude, &o.langs, &registry, &mut files);
     files.sort();
     let mut count = 0u64;
     let mut last_top: Option<String> = None;
     for rel in files {
         let top = rel.split('/').next().unwrap_or("").to_string();
-        if let Some(max) = max_loc
+        if o.only.as_ref().is_some_and(|only| !only.contains(&top)) {
+            continue;
+        }
+        if let Some(max) = o.max_loc
             && loc >= max
             && last_top.as_deref() != Some(top.as_str())
         {
@@ -332,6 +336,38 @@ fn copy_corpus(
     (count, loc)
 }
 
+/// The registry directories (`<name>-<version>`) of the packages the workspace's lock
+/// file `lock` (e.g. `Cargo.lock`) pins: the cargo-registry preset copies only these, so
+/// its corpus is the same on every machine that built navmap, whatever else (BlastCode's
+/// own dependencies, other projects) the registry holds.
+fn pinned_directories(lock: &str) -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(lock);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let table: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+    table
+        .get("package")
+        .and_then(|p| p.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.as_table())
+        .filter(|p| {
+            p.get("source")
+                .and_then(|s| s.as_str())
+                .is_some_and(|s| s.starts_with("registry+"))
+        })
+        .filter_map(|p| {
+            let name = p.get("name")?.as_str()?;
+            let version = p.get("version")?.as_str()?;
+            Some(format!("{name}-{version}"))
+        })
+        .collect()
+}
+
 /// Copies the run's source into `to` (a zip is unpacked next to it first, in `tmp`).
 fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
     let within = |d: &Path| match &o.root {
@@ -340,9 +376,7 @@ fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
     };
     match &o.source {
         Source::Generate { files, lang } => generate(to, lang, *files, o.blocks),
-        Source::Dirs(dirs) if dirs.len() == 1 => {
-            copy_corpus(&within(&dirs[0]), to, &o.exclude, &o.langs, o.max_loc, 0)
-        }
+        Source::Dirs(dirs) if dirs.len() == 1 => copy_corpus(&within(&dirs[0]), to, o, 0),
         Source::Dirs(dirs) => {
             let (mut count, mut loc) = (0, 0);
             for (k, d) in dirs.iter().enumerate() {
@@ -353,14 +387,7 @@ fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
                     || format!("{k}"),
                     |n| format!("{k}-{}", n.to_string_lossy()),
                 );
-                let (c, l) = copy_corpus(
-                    &within(d),
-                    &to.join(name),
-                    &o.exclude,
-                    &o.langs,
-                    o.max_loc,
-                    loc,
-                );
+                let (c, l) = copy_corpus(&within(d), &to.join(name), o, loc);
                 count += c;
                 loc = l;
             }
@@ -377,7 +404,7 @@ fn copy_source(o: &Opts, tmp: &Path, to: &Path) -> (u64, u64) {
                 .status()
                 .expect("unzip on PATH");
             assert!(status.success(), "unzip {} failed", archive.display());
-            let copied = copy_corpus(&within(&unpacked), to, &o.exclude, &o.langs, o.max_loc, 0);
+            let copied = copy_corpus(&within(&unpacked), to, o, 0);
             let _ = std::fs::remove_dir_all(&unpacked);
             copied
         }
