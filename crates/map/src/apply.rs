@@ -2,7 +2,7 @@
 //! changed so that resolution can be limited to what the change can affect and the
 //! database writer knows which rows to touch.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use navmap_extract::facts::FileFacts;
 

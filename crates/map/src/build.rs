@@ -8,7 +8,9 @@
 //! - *incremental*: changed files are extracted first, then applied to the live model
 //!   under its write lock, with one SQLite transaction for the whole change.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;

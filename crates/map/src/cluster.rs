@@ -11,7 +11,9 @@
 //! Each cluster is labelled by the most common directory of its files; clusters are
 //! numbered largest first (ties by label), so numbering is stable across runs.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::{HashMap, HashMapExt};
 use std::hash::{Hash, Hasher};
 
 use crate::model::{Ix, Model, parent_dir};

@@ -20,7 +20,9 @@
 //! load. `names` is kept exact: each rebuild compares a changed file's names before and
 //! after.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 

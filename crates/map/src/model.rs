@@ -5,7 +5,7 @@
 //! indexes are their SQLite row ids (stable across edits: a definition whose ID survives
 //! an edit keeps its index, so edges from other files into it stay valid).
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 

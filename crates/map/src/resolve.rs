@@ -51,7 +51,7 @@ mod extensions;
 mod namespaces;
 
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use navmap_extract::ImportTarget;
 use navmap_language::Registry;
