@@ -797,11 +797,7 @@ impl Inner {
             for &f in &loaded {
                 db.load_uses(model, f)?;
             }
-            let r = Resolver {
-                model: &*model,
-                modres,
-                registry: &self.registry,
-            };
+            let r = Resolver::new(&*model, modres, &self.registry);
             edges.par_extend(batch.par_iter().map(|&f| {
                 let mut es = guarded_resolve_file(&r, f, pass);
                 es.shrink_to_fit();
@@ -1015,11 +1011,7 @@ impl Inner {
                 let edges = if left.is_some() && pass == Pass::Uses {
                     self.resolve_left_uses(db, model, modres, &order, pass)?
                 } else {
-                    let r = Resolver {
-                        model,
-                        modres,
-                        registry: &self.registry,
-                    };
+                    let r = Resolver::new(model, modres, &self.registry);
                     order
                         .par_iter()
                         .map(|&f| {

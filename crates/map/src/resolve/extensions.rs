@@ -12,8 +12,7 @@ impl Resolver<'_> {
     /// Whether the file's language has extension functions (manifest
     /// `extension_functions`).
     pub(super) fn extension_functions(&self, cx: &FileCx) -> bool {
-        self.registry
-            .by_id(self.model.lang(cx.lang))
+        self.language(cx.lang)
             .is_some_and(|l| l.manifest.extension_functions)
     }
 
@@ -57,8 +56,7 @@ impl Resolver<'_> {
             .is_some_and(|p| m.n(p).kind == NodeKind::File)
             && self.declared_apart(n)
             && self
-                .registry
-                .by_id(m.lang(n.lang))
+                .language(n.lang)
                 .is_some_and(|l| l.manifest.extension_functions)
     }
 

@@ -15,14 +15,12 @@ use crate::model::is_type_like;
 impl Resolver<'_> {
     /// Whether the file's language has open modules (manifest `open_modules`).
     pub(super) fn open_modules(&self, cx: &FileCx) -> bool {
-        self.registry
-            .by_id(self.model.lang(cx.lang))
+        self.language(cx.lang)
             .is_some_and(|l| l.manifest.open_modules)
     }
 
     pub(super) fn enclosing_namespace_paths(&self, cx: &FileCx) -> bool {
-        self.registry
-            .by_id(self.model.lang(cx.lang))
+        self.language(cx.lang)
             .is_some_and(|l| l.manifest.enclosing_namespace_paths)
     }
 
