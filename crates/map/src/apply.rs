@@ -148,11 +148,16 @@ pub(crate) fn touch_file(model: &mut Model, fix: Ix, size: u64, mtime: i64, ch: 
 /// The node IDs of a file's definitions, in facts order (a qualified name defined twice
 /// is numbered).
 pub(crate) fn def_ids(lang_id: &str, path: &str, facts: &FileFacts) -> Vec<String> {
+    ids_of(lang_id, path, facts, &def_dups(facts))
+}
+
+/// The IDs of a file's definitions, in facts order, from their duplicate numbers.
+fn ids_of(lang_id: &str, path: &str, facts: &FileFacts, dups: &[u32]) -> Vec<String> {
     facts
         .defs
         .iter()
-        .zip(def_dups(facts))
-        .map(|(d, dup)| id::symbol_id(lang_id, path, &d.qualified_name, dup))
+        .zip(dups)
+        .map(|(d, &dup)| id::symbol_id(lang_id, path, &d.qualified_name, dup))
         .collect()
 }
 
@@ -260,16 +265,20 @@ pub(crate) fn apply_file(model: &mut Model, u: FileUpdate, ch: &mut Changes) -> 
         old_defs.iter().map(|&ix| (model.node_id(ix), ix)).collect();
     let mut new_defs = Vec::with_capacity(facts.defs.len());
     let dups = def_dups(&facts);
-    for ((d, node_id), dup) in facts
-        .defs
-        .iter()
-        .zip(def_ids(&lang_id, &u.path, &facts))
-        .zip(dups)
-    {
+    // The new definitions' IDs only where there are old ones to match: a file new to the
+    // model (every file of a fresh build) would format one string per definition for
+    // nothing.
+    let ids: Vec<String> = if old_by_id.is_empty() {
+        Vec::new()
+    } else {
+        ids_of(&lang_id, &u.path, &facts, &dups)
+    };
+    for (i, (d, dup)) in facts.defs.iter().zip(dups).enumerate() {
         let name = model.names.intern(&d.name);
         let signature = d.signature.as_deref().map(|s| model.texts.intern(s));
         let doc = d.doc.as_deref().map(|s| model.texts.intern(s));
-        let ix = match old_by_id.remove(node_id.as_str()) {
+        let old = ids.get(i).and_then(|id| old_by_id.remove(id.as_str()));
+        let ix = match old {
             Some(ix) => {
                 let old = model.n(ix);
                 if old.kind != d.kind
