@@ -84,45 +84,50 @@ pub fn extract(
         }
     }
     let mut found: IdMap<MentionFact> = IdMap::default();
-    let mut add = |kind: MentionKind, name: tree_sitter::Node, qualifier: Option<String>| {
-        if taken.contains(&name.id())
-            || defs.not_refs.contains(&name.id())
-            || found.contains_key(&name.id())
-        {
-            return;
-        }
-        let text = unquote(node_text(&name, source).trim());
-        if !is_word(text) {
-            return;
-        }
-        let pos = name.start_position();
-        found.insert(
-            name.id(),
-            MentionFact {
-                from: defs.innermost(name.start_byte(), name.end_byte()),
-                kind,
-                name: text.to_string(),
-                qualifier,
-                line: pos.row as u32,
-                col: utf16_col(source, name.start_byte(), pos.column),
-            },
-        );
-    };
+    // The qualifier's text is made only for a name that may still be a mention: most
+    // `@mention` names with one are a method call's (`x.f()`), a reference already.
+    let mut add =
+        |kind: MentionKind, name: tree_sitter::Node, qualifier: Option<tree_sitter::Node>| {
+            if taken.contains(&name.id())
+                || defs.not_refs.contains(&name.id())
+                || found.contains_key(&name.id())
+            {
+                return;
+            }
+            let qualifier = qualifier
+                .map(|q| excerpt(&q, source))
+                .filter(|q| !q.is_empty());
+            // A bare local (a parameter passed on, `f(client)`) is not a mention of any
+            // definition; a quoted name (`getattr(obj, "client")`) is not the local.
+            if qualifier.is_none()
+                && kind == MentionKind::Value
+                && locals.shadows(node_text(&name, source), name.start_byte())
+            {
+                return;
+            }
+            let text = unquote(node_text(&name, source).trim());
+            if !is_word(text) {
+                return;
+            }
+            let pos = name.start_position();
+            found.insert(
+                name.id(),
+                MentionFact {
+                    from: defs.innermost(name.start_byte(), name.end_byte()),
+                    kind,
+                    name: text.to_string(),
+                    qualifier,
+                    line: pos.row as u32,
+                    col: utf16_col(source, name.start_byte(), pos.column),
+                },
+            );
+        };
     for m in refs {
         if m.get("mention").is_none() {
             continue;
         }
         if let Some(name) = m.get("name") {
-            let qualifier = m
-                .get("qualifier")
-                .map(|q| excerpt(&q, source))
-                .filter(|q| !q.is_empty());
-            // A bare local (a parameter passed on, `f(client)`) is not a mention of any
-            // definition; a quoted name (`getattr(obj, "client")`) is not the local.
-            if qualifier.is_none() && locals.shadows(node_text(&name, source), name.start_byte()) {
-                continue;
-            }
-            add(MentionKind::Value, name, qualifier);
+            add(MentionKind::Value, name, m.get("qualifier"));
         }
     }
     let joined = crate::imports::joined_statements(imports);

@@ -29,21 +29,19 @@ pub fn uses(
     locals: &Locals,
     keep: impl Fn(&str) -> bool,
 ) -> (Vec<RefFact>, Vec<MentionFact>) {
-    let Some(shadow) = shadow(source, spans, wrap, keep) else {
+    let Some((mut shadow, mut tree)) = parsed(compiled, source, spans, wrap, &keep) else {
         return Default::default();
     };
-    let tree = crate::PARSER.with(|parser| {
-        let mut parser = parser.borrow_mut();
-        parser.set_language(&compiled.grammar).ok()?;
-        parser.set_included_ranges(&shadow.ranges).ok()?;
-        let tree = parser.parse(&shadow.text, None);
-        // The next file is parsed whole.
-        let _ = parser.set_included_ranges(&[]);
-        tree
-    });
-    let Some(tree) = tree else {
-        return Default::default();
-    };
+    // A copy that does not parse sends the parser into error recovery, which reads on
+    // through the copies after it (a string's words read as code, a statement swallowed):
+    // what it finds then depends on every copy, the ones left out too. So a shadow with an
+    // error is parsed again with every copy, as if none had been left out.
+    if shadow.left_out && tree.root_node().has_error() {
+        let Some(again) = parsed(compiled, source, spans, wrap, &|_: &str| true) else {
+            return Default::default();
+        };
+        (shadow, tree) = again;
+    }
     let shadow = shadow.text;
     // Predicates read the shadow; facts read the source (the same bytes inside the copies,
     // and columns count the source's characters before them).
@@ -66,6 +64,8 @@ pub struct Shadow {
     /// The parts of `text` to parse (the wrapper and the copies), in order: the parser
     /// skips the blanks between them instead of reading them.
     pub ranges: Vec<tree_sitter::Range>,
+    /// Whether `keep` turned a copy down.
+    pub left_out: bool,
 }
 
 pub fn shadow(
@@ -124,7 +124,33 @@ pub fn shadow(
     let ranges = with_points(&text, &parts);
     // Whole UTF-8 sequences were copied and everything else is ASCII.
     let text = String::from_utf8(text).ok()?;
-    Some(Shadow { text, ranges })
+    let left_out = kept.contains(&false);
+    Some(Shadow {
+        text,
+        ranges,
+        left_out,
+    })
+}
+
+/// The shadow of `spans` (the copies `keep` takes) and its parse.
+fn parsed(
+    compiled: &Compiled,
+    source: &str,
+    spans: &mut [(usize, usize)],
+    wrap: &Reparse,
+    keep: &dyn Fn(&str) -> bool,
+) -> Option<(Shadow, tree_sitter::Tree)> {
+    let shadow = shadow(source, spans, wrap, keep)?;
+    let tree = crate::PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(&compiled.grammar).ok()?;
+        parser.set_included_ranges(&shadow.ranges).ok()?;
+        let tree = parser.parse(&shadow.text, None);
+        // The next file is parsed whole.
+        let _ = parser.set_included_ranges(&[]);
+        tree
+    })?;
+    Some((shadow, tree))
 }
 
 /// Byte ranges (sorted, disjoint) as tree-sitter ranges, their points found in one pass.
@@ -348,6 +374,21 @@ mod tests {
         }
         assert_eq!(format!("{:?}", filtered.0), format!("{:?}", all.0));
         assert_eq!(format!("{:?}", filtered.1), format!("{:?}", all.1));
+    }
+
+    /// A shadow with an error is parsed again with every copy: what error recovery finds
+    /// depends on the copies left out too. Without an error, a copy turned down stays out.
+    #[test]
+    fn a_shadow_with_an_error_is_parsed_again_whole() {
+        let not_skipme: fn(&str) -> bool = |text| !text.contains("skipme");
+        let clean = "fn run() {\n    assert!(skipme(x));\n    assert!(other(y));\n}\n";
+        let found = names(&reparsed(clean, not_skipme));
+        assert!(found.contains(&"other".to_string()), "{found:?}");
+        assert!(!found.contains(&"skipme".to_string()), "{found:?}");
+        // `(s, Some(v) if v > 1);` is no statement.
+        let broken = "fn run() {\n    matches!(s, Some(v) if v > 1);\n    assert!(skipme(x));\n}\n";
+        let found = names(&reparsed(broken, not_skipme));
+        assert!(found.contains(&"skipme".to_string()), "{found:?}");
     }
 
     #[test]

@@ -19,11 +19,20 @@ pub fn node_text<'s>(node: &Node, source: &'s str) -> &'s str {
 pub fn utf16_col(source: &str, byte: usize, byte_col: usize) -> u32 {
     let start = byte.saturating_sub(byte_col);
     let prefix = source.get(start..byte).unwrap_or("");
-    prefix.encode_utf16().count() as u32
+    // Counted on the bytes (one pass the compiler vectorises, where decoding each char is
+    // a branch per byte): every char's first byte is one unit, a 4-byte char's first byte
+    // (`0xF0`–`0xF4`) one more, its surrogate pair.
+    prefix
+        .bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum::<usize>() as u32
 }
 
 /// Collapses every run of whitespace to one space and trims.
 pub fn one_line(text: &str) -> String {
+    if text.is_ascii() {
+        return one_line_ascii(text);
+    }
     let mut out = String::with_capacity(text.len().min(CAP * 4));
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -33,6 +42,31 @@ pub fn one_line(text: &str) -> String {
         if out.len() > CAP * 4 {
             break;
         }
+    }
+    out
+}
+
+/// [`one_line`] of ASCII text, byte by byte (the common case: decoding chars to ask each
+/// whether it is Unicode whitespace costs several times more). The same words and the same
+/// stop: after the first word that takes the text past `CAP * 4` bytes.
+fn one_line_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(CAP * 4));
+    // `char::is_whitespace` over ASCII: the vertical tab too, unlike `is_ascii_whitespace`.
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r');
+    let mut between = false;
+    for &b in text.as_bytes() {
+        if space(b) {
+            between = true;
+            continue;
+        }
+        if between && !out.is_empty() {
+            if out.len() > CAP * 4 {
+                break;
+            }
+            out.push(' ');
+        }
+        between = false;
+        out.push(char::from(b));
     }
     out
 }
@@ -257,10 +291,44 @@ mod tests {
     }
 
     #[test]
+    fn one_line_of_ascii_is_one_line_of_any_text() {
+        let long = "word ".repeat(CAP);
+        for text in [
+            "",
+            "  ",
+            " a  b\t\nc \x0B d\x0C\re ",
+            "fn f(\n    a: u32,\n) -> u32",
+            long.as_str(),
+        ] {
+            // The general path, as it runs for text with any non-ASCII char.
+            let mut general = String::new();
+            for word in text.split_whitespace() {
+                if !general.is_empty() {
+                    general.push(' ');
+                }
+                general.push_str(word);
+                if general.len() > CAP * 4 {
+                    break;
+                }
+            }
+            assert_eq!(one_line_ascii(text), general, "{text:?}");
+        }
+    }
+
+    #[test]
     fn utf16_columns_count_surrogate_pairs() {
         let src = "x = \"🚀 café\", y";
         let byte = src.find(", y").unwrap() + 2;
         // 🚀 is 4 bytes / 2 UTF-16 units, é is 2 bytes / 1 unit.
         assert_eq!(utf16_col(src, byte, byte), (byte - 2 - 1) as u32);
+        for text in [
+            "",
+            "abc",
+            "é ü 日本 🚀🚀 x",
+            "\u{10FFFF}\u{FFFF}\u{80}\u{7F}",
+        ] {
+            let count = text.encode_utf16().count() as u32;
+            assert_eq!(utf16_col(text, text.len(), text.len()), count, "{text}");
+        }
     }
 }
