@@ -273,9 +273,7 @@ fn parse(grammar: &tree_sitter::Language, source: &str) -> Option<tree_sitter::T
 }
 
 /// The uses inside the nodes the refs query marks `@reparse` (macro arguments), parsed
-/// again as code (`reparse.rs`), added to `out` at their own positions. Arguments that
-/// cannot hold a name (`println!("done")`, `todo!()`) are not parsed again
-/// ([`reparse::may_name`]).
+/// again as code (`reparse.rs`), added to `out` at their own positions.
 #[allow(clippy::too_many_arguments)]
 fn reparsed_uses(
     compiled: &compiled::Compiled,
@@ -295,22 +293,37 @@ fn reparsed_uses(
     if spans.is_empty() {
         return;
     }
-    let (refs, mentions) = reparse::uses(
-        compiled,
-        query,
-        &mut spans,
-        source,
-        wrap,
-        defs,
-        locals,
-        reparse::may_name,
-    );
-    if !refs.is_empty() {
-        out.refs.extend(refs);
+    let Some(shadow) = reparse::shadow(source, &mut spans, wrap) else {
+        return;
+    };
+    let tree = PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(&compiled.grammar).ok()?;
+        parser.set_included_ranges(&shadow.ranges).ok()?;
+        let tree = parser.parse(&shadow.text, None);
+        // The next file is parsed whole.
+        let _ = parser.set_included_ranges(&[]);
+        tree
+    });
+    let Some(tree) = tree else {
+        return;
+    };
+    let shadow = shadow.text;
+    // Predicates read the shadow; facts read the source (the same bytes inside the copies,
+    // and columns count the source's characters before them).
+    let mut found = [matches::Matches::default()];
+    matches::each(query, tree.root_node(), &shadow, &mut found, |pattern| {
+        (compiled.section(pattern) == Some(compiled::Section::Refs)).then_some(0)
+    });
+    let found = &found[0];
+    let extra = refs::extract(found, source, defs, locals);
+    if !extra.is_empty() {
+        out.refs.extend(extra);
         out.refs.sort_by_key(|r| (r.line, r.col));
     }
-    if !mentions.is_empty() {
-        out.mentions.extend(mentions);
+    let extra = mentions::extract(found, &matches::Matches::default(), source, defs, locals);
+    if !extra.is_empty() {
+        out.mentions.extend(extra);
         out.mentions.sort_by_key(|m| (m.line, m.col));
     }
 }
