@@ -24,7 +24,7 @@ pub fn utf16_col(source: &str, byte: usize, byte_col: usize) -> u32 {
     // (`0xF0`–`0xF4`) one more, its surrogate pair.
     prefix
         .bytes()
-        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .map(|b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
         .sum::<usize>() as u32
 }
 
