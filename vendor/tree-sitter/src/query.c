@@ -321,6 +321,9 @@ struct TSQuery {
   Array(TSSymbol) repeat_symbols_with_rootless_patterns;
   const TSLanguage *language;
   uint16_t wildcard_root_pattern_count;
+  // navmap: for each symbol, the index of its first entry in `pattern_map`, or
+  // UINT32_MAX (see `ts_query__index_pattern_map`).
+  Array(uint32_t) pattern_map_by_symbol;
 };
 
 /*
@@ -1274,6 +1277,39 @@ static inline bool ts_query__pattern_map_search(
 
   *result = base_index;
   return needle == symbol;
+}
+
+// navmap: entering a node looks up the patterns that start at its symbol for every
+// node of the tree; the binary search above took about a third of the query cursor's
+// own time on a large query (Rust's). This table answers it in one load. It is
+// rebuilt whenever `pattern_map` changes after the query is built (`ts_query_new`,
+// `ts_query_copy`, `ts_query_disable_pattern`), and gives the same index the search
+// gives: the first entry of the symbol at or after `wildcard_root_pattern_count`.
+static void ts_query__index_pattern_map(TSQuery *self) {
+  array_clear(&self->pattern_map_by_symbol);
+  for (uint32_t i = self->wildcard_root_pattern_count; i < self->pattern_map.size; i++) {
+    TSSymbol symbol = array_get(&self->steps,
+      array_get(&self->pattern_map, i)->step_index
+    )->symbol;
+    while (self->pattern_map_by_symbol.size <= symbol) {
+      array_push(&self->pattern_map_by_symbol, UINT32_MAX);
+    }
+    uint32_t *first = array_get(&self->pattern_map_by_symbol, symbol);
+    if (*first == UINT32_MAX) *first = i;
+  }
+}
+
+// navmap: `ts_query__pattern_map_search` for a built query, by the table above.
+static inline bool ts_query__pattern_map_lookup(
+  const TSQuery *self,
+  TSSymbol needle,
+  uint32_t *result
+) {
+  if (needle >= self->pattern_map_by_symbol.size) return false;
+  uint32_t first = *array_get(&self->pattern_map_by_symbol, needle);
+  if (first == UINT32_MAX) return false;
+  *result = first;
+  return true;
 }
 
 // Insert a new pattern's start index into the pattern map, maintaining
@@ -3065,6 +3101,7 @@ TSQuery *ts_query_new_with_analysis(
     .repeat_symbols_with_rootless_patterns = array_new(),
     .wildcard_root_pattern_count = 0,
     .language = ts_language_copy(language),
+    .pattern_map_by_symbol = array_new(),
   };
 
   array_push(&self->negated_fields, 0);
@@ -3224,6 +3261,7 @@ TSQuery *ts_query_new_with_analysis(
     ts_query__dump_steps(self, "post-analysis");
   #endif
 
+  ts_query__index_pattern_map(self);
   array_delete(&self->string_buffer);
   return self;
 }
@@ -3327,6 +3365,7 @@ void ts_query_delete(TSQuery *self) {
   if (self) {
     array_delete(&self->steps);
     array_delete(&self->pattern_map);
+    array_delete(&self->pattern_map_by_symbol);
     array_delete(&self->predicate_steps);
     array_delete(&self->patterns);
     array_delete(&self->step_offsets);
@@ -3356,6 +3395,7 @@ TSQuery *ts_query_copy(const TSQuery *self) {
 
   array_assign(&copy->steps, &self->steps);
   array_assign(&copy->pattern_map, &self->pattern_map);
+  array_assign(&copy->pattern_map_by_symbol, &self->pattern_map_by_symbol);
   array_assign(&copy->predicate_steps, &self->predicate_steps);
   array_assign(&copy->patterns, &self->patterns);
   array_assign(&copy->step_offsets, &self->step_offsets);
@@ -3530,6 +3570,7 @@ void ts_query_disable_pattern(
       i--;
     }
   }
+  ts_query__index_pattern_map(self);
 }
 
 /***************
@@ -4130,6 +4171,71 @@ bool range_intersects(const TSRange *a, const TSRange *b) {
   );
 }
 
+// navmap: what `ts_tree_cursor_current_status` says of the node a cursor entered,
+// read once and only when a pattern or a state needs it (it walks up through hidden
+// ancestors and along later siblings: ~5 % of a cold build when read for every node).
+typedef struct {
+  bool known;
+  bool has_later_siblings;
+  bool has_later_named_siblings;
+  bool can_have_later_siblings_with_this_field;
+  TSFieldId field_id;
+  TSSymbol supertypes[8];
+  unsigned supertype_count;
+} NodeStatus;
+
+static inline const NodeStatus *ts_query_cursor__node_status(
+  const TSQueryCursor *self,
+  NodeStatus *status
+) {
+  if (!status->known) {
+    status->field_id = 0;
+    status->supertype_count = 8;
+    ts_tree_cursor_current_status(
+      &self->cursor,
+      &status->field_id,
+      &status->has_later_siblings,
+      &status->has_later_named_siblings,
+      &status->can_have_later_siblings_with_this_field,
+      status->supertypes,
+      &status->supertype_count
+    );
+    status->known = true;
+  }
+  return status;
+}
+
+// navmap: the parent of the node a cursor entered, looked up once and only when asked.
+typedef struct {
+  TSNode node;
+  bool have_node;
+  int8_t is_error;  // -1: not asked yet
+} ParentLookup;
+
+static inline bool ts_query_cursor__parent_is_error(
+  const TSQueryCursor *self,
+  ParentLookup *parent
+) {
+  if (parent->is_error < 0) {
+    if (!parent->have_node) {
+      parent->node = ts_tree_cursor_parent_node(&self->cursor);
+      parent->have_node = true;
+    }
+    parent->is_error =
+      !ts_node_is_null(parent->node) &&
+      ts_node_symbol(parent->node) == ts_builtin_sym_error;
+  }
+  return parent->is_error;
+}
+
+// navmap: a cursor's ranges as `ts_query_cursor_new` sets them, containing every node.
+static inline bool range_is_whole(const TSRange *r) {
+  return
+    r->start_byte == 0 && r->end_byte == UINT32_MAX &&
+    r->start_point.row == 0 && r->start_point.column == 0 &&
+    r->end_point.row == POINT_MAX.row && r->end_point.column == POINT_MAX.column;
+}
+
 bool range_within(const TSRange *a, const TSRange *b) {
   return (
     a->start_byte >= b->start_byte &&
@@ -4148,6 +4254,11 @@ static inline bool ts_query_cursor__advance(
   bool stop_on_definite_step
 ) {
   bool did_match = false;
+  // navmap: with neither range set, every node intersects and lies within both, and
+  // the checks below (the parent's and the node's positions, four each) are skipped:
+  // they were ~5 % of a cold build's CPU with no range ever set.
+  const bool whole_tree =
+    range_is_whole(&self->included_range) && range_is_whole(&self->containing_range);
   for (;;) {
     if (self->halted) {
       while (self->states.size > 0) {
@@ -4258,62 +4369,67 @@ static inline bool ts_query_cursor__advance(
     // Enter a new node.
     else {
       TSNode node = ts_tree_cursor_current_node(&self->cursor);
-      TSNode parent_node = ts_tree_cursor_parent_node(&self->cursor);
+      // navmap: the parent is looked up when a range check or a rootless pattern
+      // needs it (`parent_is_error` below), not for every node.
+      TSNode parent_node = {0};
+      bool have_parent_node = false;
 
-      bool parent_intersects_range =
-        ts_node_is_null(parent_node) ||
-        range_intersects(&(TSRange) {
-          .start_point = ts_node_start_point(parent_node),
-          .end_point = ts_node_end_point(parent_node),
-          .start_byte = ts_node_start_byte(parent_node),
-          .end_byte = ts_node_end_byte(parent_node),
-        }, &self->included_range);
-      TSRange node_range = (TSRange) {
-        .start_point = ts_node_start_point(node),
-        .end_point = ts_node_end_point(node),
-        .start_byte = ts_node_start_byte(node),
-        .end_byte = ts_node_end_byte(node),
-      };
-      bool node_intersects_range =
-        parent_intersects_range && range_intersects(&node_range, &self->included_range);
-      bool node_intersects_containing_range =
-        range_intersects(&node_range, &self->containing_range);
-      bool node_within_containing_range =
-        range_within(&node_range, &self->containing_range);
+      bool parent_intersects_range = true;
+      bool node_intersects_range = true;
+      bool node_intersects_containing_range = true;
+      bool node_within_containing_range = true;
+      if (!whole_tree) {
+        parent_node = ts_tree_cursor_parent_node(&self->cursor);
+        have_parent_node = true;
+        parent_intersects_range =
+          ts_node_is_null(parent_node) ||
+          range_intersects(&(TSRange) {
+            .start_point = ts_node_start_point(parent_node),
+            .end_point = ts_node_end_point(parent_node),
+            .start_byte = ts_node_start_byte(parent_node),
+            .end_byte = ts_node_end_byte(parent_node),
+          }, &self->included_range);
+        TSRange node_range = (TSRange) {
+          .start_point = ts_node_start_point(node),
+          .end_point = ts_node_end_point(node),
+          .start_byte = ts_node_start_byte(node),
+          .end_byte = ts_node_end_byte(node),
+        };
+        node_intersects_range =
+          parent_intersects_range && range_intersects(&node_range, &self->included_range);
+        node_intersects_containing_range =
+          range_intersects(&node_range, &self->containing_range);
+        node_within_containing_range =
+          range_within(&node_range, &self->containing_range);
+      }
 
       if (node_within_containing_range && self->on_visible_node) {
         TSSymbol symbol = ts_node_symbol(node);
         bool is_named = ts_node_is_named(node);
         bool is_missing = ts_node_is_missing(node);
-        bool has_later_siblings;
-        bool has_later_named_siblings;
-        bool can_have_later_siblings_with_this_field;
-        TSFieldId field_id = 0;
-        TSSymbol supertypes[8] = {0};
-        unsigned supertype_count = 8;
-        ts_tree_cursor_current_status(
-          &self->cursor,
-          &field_id,
-          &has_later_siblings,
-          &has_later_named_siblings,
-          &can_have_later_siblings_with_this_field,
-          supertypes,
-          &supertype_count
-        );
+        // navmap: read when a pattern starting here has a field or a supertype, or a
+        // state expects a node at this depth; most nodes need none of it.
+        NodeStatus status = {.known = false};
         LOG(
           "enter node. depth:%u, type:%s, field:%s, row:%u state_count:%u, finished_state_count:%u\n",
           self->depth,
           ts_node_type(node),
-          ts_language_field_name_for_id(self->query->language, field_id),
+          ts_language_field_name_for_id(
+            self->query->language,
+            ts_query_cursor__node_status(self, &status)->field_id
+          ),
           ts_node_start_point(node).row,
           self->states.size,
           self->finished_states.size
         );
 
         bool node_is_error = symbol == ts_builtin_sym_error;
-        bool parent_is_error =
-          !ts_node_is_null(parent_node) &&
-          ts_node_symbol(parent_node) == ts_builtin_sym_error;
+        // navmap: asked only by a rootless pattern that starts here.
+        ParentLookup parent = {
+          .node = parent_node,
+          .have_node = have_parent_node,
+          .is_error = -1,
+        };
 
         // Add new states for any patterns whose root node is a wildcard.
         if (!node_is_error) {
@@ -4327,9 +4443,9 @@ static inline bool ts_query_cursor__advance(
             if (
               (pattern->is_rooted ?
                 node_intersects_range :
-                (parent_intersects_range && !parent_is_error)) &&
-              (!step->field || field_id == step->field) &&
-              (!step->supertype_symbol || supertype_count > 0) &&
+                (parent_intersects_range && !ts_query_cursor__parent_is_error(self, &parent))) &&
+              (!step->field || ts_query_cursor__node_status(self, &status)->field_id == step->field) &&
+              (!step->supertype_symbol || ts_query_cursor__node_status(self, &status)->supertype_count > 0) &&
               (start_depth <= self->max_start_depth)
             ) {
               ts_query_cursor__add_state(self, pattern);
@@ -4338,8 +4454,8 @@ static inline bool ts_query_cursor__advance(
         }
 
         // Add new states for any patterns whose root node matches this node.
-        unsigned i;
-        if (ts_query__pattern_map_search(self->query, symbol, &i)) {
+        uint32_t i;
+        if (ts_query__pattern_map_lookup(self->query, symbol, &i)) {
           PatternEntry *pattern = array_get(&self->query->pattern_map, i);
 
           QueryStep *step = array_get(&self->query->steps, pattern->step_index);
@@ -4350,8 +4466,8 @@ static inline bool ts_query_cursor__advance(
             if (
               (pattern->is_rooted ?
                 node_intersects_range :
-                (parent_intersects_range && !parent_is_error)) &&
-              (!step->field || field_id == step->field) &&
+                (parent_intersects_range && !ts_query_cursor__parent_is_error(self, &parent))) &&
+              (!step->field || ts_query_cursor__node_status(self, &status)->field_id == step->field) &&
               (start_depth <= self->max_start_depth)
             ) {
               ts_query_cursor__add_state(self, pattern);
@@ -4375,6 +4491,7 @@ static inline bool ts_query_cursor__advance(
           // Check that the node matches all of the criteria for the next
           // step of the pattern.
           if ((uint32_t)state->start_depth + (uint32_t)step->depth != self->depth) continue;
+          ts_query_cursor__node_status(self, &status);
 
           // Determine if this node matches this step of the pattern, and also
           // if this node can have later siblings that match this step of the
@@ -4389,17 +4506,17 @@ static inline bool ts_query_cursor__advance(
           } else {
             node_does_match = symbol == step->symbol && (!step->is_missing || is_missing);
           }
-          bool later_sibling_can_match = has_later_siblings;
+          bool later_sibling_can_match = status.has_later_siblings;
           if ((step->is_immediate && is_named && !state->skipped_quantifier) || state->seeking_immediate_match) {
             later_sibling_can_match = false;
           }
-          if (step->is_last_child && has_later_named_siblings) {
+          if (step->is_last_child && status.has_later_named_siblings) {
             node_does_match = false;
           }
           if (step->supertype_symbol) {
             bool has_supertype = false;
-            for (unsigned k = 0; k < supertype_count; k++) {
-              if (supertypes[k] == step->supertype_symbol) {
+            for (unsigned k = 0; k < status.supertype_count; k++) {
+              if (status.supertypes[k] == step->supertype_symbol) {
                 has_supertype = true;
                 break;
               }
@@ -4407,8 +4524,8 @@ static inline bool ts_query_cursor__advance(
             if (!has_supertype) node_does_match = false;
           }
           if (step->field) {
-            if (step->field == field_id) {
-              if (!can_have_later_siblings_with_this_field) {
+            if (step->field == status.field_id) {
+              if (!status.can_have_later_siblings_with_this_field) {
                 later_sibling_can_match = false;
               }
             } else {
@@ -4570,7 +4687,7 @@ static inline bool ts_query_cursor__advance(
               if (
                 child_step->alternative_is_skip &&
                 child_step->is_last_child &&
-                has_later_named_siblings
+                status.has_later_named_siblings
               ) {
                 continue;
               }
