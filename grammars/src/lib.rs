@@ -3,7 +3,8 @@
 //! Each language lives in `grammars/<id>/`: `language.toml` (extensions, language server,
 //! import rules) and its tree-sitter queries (`*.scm`). This crate compiles those files in
 //! and pairs them with the grammar from the tree-sitter grammar crate. Adding a language is
-//! adding its directory, its grammar crate in Cargo.toml and one line in [`registry`].
+//! adding its directory, its grammar crate in Cargo.toml and one line in [`registry`]
+//! (and writing `analyses.txt` again, see [`QUERY_ANALYSES`]).
 //!
 //! ```
 //! let registry = navmap_grammars::registry();
@@ -110,5 +111,14 @@ pub fn registry() -> Registry {
             ["defs", "refs", "imports", "bindings"]
         ),
     ];
+    let mut languages = languages;
+    navmap_language::attach_query_analyses(&mut languages, QUERY_ANALYSES);
     Registry::new(languages)
 }
+
+/// tree-sitter's pattern analyses of every language's compiled queries (`analyses.txt`):
+/// a cold build compiles each language's queries without analysing them (for Rust ≈ 50 ms
+/// a process). Written by `NAVMAP_BLESS=1 cargo test -p navmap-extract shipped`; a test
+/// there fails when a query or grammar changed and this file was not written again. A
+/// stale line is harmless (its key no longer matches, and the query is analysed).
+pub const QUERY_ANALYSES: &str = include_str!("../analyses.txt");

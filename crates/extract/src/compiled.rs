@@ -8,8 +8,11 @@
 //! results depend only on the query's source and the grammar, so they can be kept across
 //! processes: [`analyses`] gives the ones this process computed, [`offer_analyses`] takes
 //! kept ones, and a query compiled later with the same [`analysis_key`] is built from one
-//! instead of being analysed (`vendor/tree-sitter/NAVMAP.md`). The map keeps them in its
-//! database; this crate does no I/O.
+//! instead of being analysed (`vendor/tree-sitter/NAVMAP.md`). The registry ships the
+//! analyses of its own queries (`Language::query_analyses`, from `grammars/analyses.txt`,
+//! kept current by the test `shipped_analyses_are_the_current_queries_own`), so a cold
+//! build analyses none; the map keeps any other one in its database; this crate does no
+//! I/O.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -103,8 +106,9 @@ pub fn get(lang: &Language, ext: &str) -> Option<Arc<Compiled>> {
     slot.get_or_init(|| compile(lang, &name)).clone()
 }
 
-fn compile(lang: &Language, name: &str) -> Option<Arc<Compiled>> {
-    let grammar = lang.grammars.iter().find(|(n, _)| n == name)?.1.clone();
+/// The one query source of grammar `name` of `lang`: its [`STEMS`]' files in order, and
+/// the byte range of each in it.
+fn combined_source(lang: &Language, name: &str) -> (String, [Range<usize>; 4]) {
     let mut combined = String::new();
     let mut sections: [Range<usize>; 4] = [0..0, 0..0, 0..0, 0..0];
     for (i, stem) in STEMS.iter().enumerate() {
@@ -115,9 +119,21 @@ fn compile(lang: &Language, name: &str) -> Option<Arc<Compiled>> {
         }
         sections[i] = start..combined.len();
     }
+    (combined, sections)
+}
+
+fn compile(lang: &Language, name: &str) -> Option<Arc<Compiled>> {
+    let grammar = lang.grammars.iter().find(|(n, _)| n == name)?.1.clone();
+    let (combined, sections) = combined_source(lang, name);
     COMPILES.fetch_add(1, Ordering::Relaxed);
     let analysis_key = analysis_key(lang.id(), name, &grammar, &combined);
-    let offered = offered().lock().ok()?.get(&analysis_key).cloned();
+    // One kept by the map wins over the shipped one: both fit, or tree-sitter analyses.
+    let offered = offered()
+        .lock()
+        .ok()?
+        .get(&analysis_key)
+        .or_else(|| lang.query_analyses.get(&analysis_key))
+        .cloned();
     let query = match &offered {
         Some(analysis) => Query::with_analysis(&grammar, &combined, analysis),
         None => Query::new(&grammar, &combined),
@@ -184,7 +200,7 @@ pub fn offer_analyses(kept: impl IntoIterator<Item = (String, Vec<u8>)>) {
 }
 
 /// The pattern analyses this process computed (by [`analysis_key`]): the queries it
-/// compiled without an offered analysis.
+/// compiled without an offered or shipped analysis.
 pub fn analyses() -> Vec<(String, Vec<u8>)> {
     let Ok(cache) = cache().lock() else {
         return Vec::new();
@@ -289,11 +305,7 @@ mod tests {
         for lang in registry.all() {
             let files = fixture_files(lang.id());
             for (name, grammar) in &lang.grammars {
-                let combined: String = STEMS
-                    .iter()
-                    .filter_map(|stem| source(lang, stem, name))
-                    .map(|s| s + "\n")
-                    .collect();
+                let (combined, _) = combined_source(lang, name);
                 let analysed = Query::new(grammar, &combined).unwrap();
                 let analysis = analysed.analysis();
                 let kept = Query::with_analysis(grammar, &combined, &analysis).unwrap();
@@ -358,6 +370,81 @@ mod tests {
         // name the source): the flags are data, not checked against the grammar.
         let taken = Query::with_analysis(py_grammar, &py_source, &flipped).unwrap();
         assert_eq!(taken.analysis(), flipped);
+    }
+
+    /// Every query's analysis, as `grammars/analyses.txt` holds them.
+    fn current_analyses(registry: &navmap_language::Registry) -> String {
+        let mut lines = Vec::new();
+        for lang in registry.all() {
+            for (name, grammar) in &lang.grammars {
+                let (combined, _) = combined_source(lang, name);
+                let query = Query::new(grammar, &combined).unwrap();
+                let key = analysis_key(lang.id(), name, grammar, &combined);
+                lines.push(format!(
+                    "{key} {}",
+                    navmap_language::analysis_to_hex(&query.analysis())
+                ));
+            }
+        }
+        lines.sort();
+        lines.join("\n")
+    }
+
+    #[test]
+    fn shipped_analyses_are_the_current_queries_own() {
+        crate::alloc::ready();
+        let registry = navmap_grammars::registry();
+        let current = current_analyses(&registry);
+        let shipped: Vec<&str> = navmap_grammars::QUERY_ANALYSES
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        if std::env::var_os("NAVMAP_BLESS").is_some() {
+            let header: String = navmap_grammars::QUERY_ANALYSES
+                .lines()
+                .take_while(|l| l.starts_with('#'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../grammars/analyses.txt");
+            std::fs::write(path, format!("{header}{current}\n")).unwrap();
+            return;
+        }
+        assert!(
+            shipped.join("\n") == current,
+            "grammars/analyses.txt is not the current queries' analyses: a query or a \
+             grammar changed. Write it again: NAVMAP_BLESS=1 cargo test -p navmap-extract shipped"
+        );
+        // Each language carries its own, so compiling it analyses nothing.
+        for lang in registry.all() {
+            for (name, grammar) in &lang.grammars {
+                let (combined, _) = combined_source(lang, name);
+                let key = analysis_key(lang.id(), name, grammar, &combined);
+                assert!(lang.query_analyses.contains_key(&key), "{key}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_query_with_a_shipped_analysis_is_not_analysed_again() {
+        let registry = navmap_grammars::registry();
+        let lua = registry.by_id("lua").unwrap();
+        let compiled = get(lua, "lua").unwrap();
+        assert!(compiled.query.is_some());
+        assert!(
+            !compiled.analysed_here,
+            "built from the shipped analysis (see shipped_analyses_are_the_current_queries_own)"
+        );
+        assert!(!analyses().iter().any(|(k, _)| k.starts_with("lua/")));
+        // Without the shipped one, the same query is analysed here.
+        let mut bare = (**lua).clone();
+        bare.query_analyses.clear();
+        let again = compile(&bare, "lua").unwrap();
+        assert!(again.analysed_here);
+        assert_eq!(
+            again.query.as_ref().unwrap().analysis(),
+            *lua.query_analyses.values().next().unwrap()
+        );
     }
 
     #[test]

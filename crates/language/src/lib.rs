@@ -560,6 +560,11 @@ pub struct Language {
     pub grammars: Vec<(String, tree_sitter::Language)>,
     /// Query sources by file stem (`tags` for `tags.scm`, …).
     pub queries: BTreeMap<String, String>,
+    /// tree-sitter's pattern analyses of this language's compiled queries, shipped with
+    /// the registry (`grammars/analyses.txt`), by the extraction crate's analysis key:
+    /// compiling a query with one skips analysing its patterns against the grammar, most
+    /// of a compile (see `navmap-extract`'s `compiled.rs`). Empty when none is shipped.
+    pub query_analyses: BTreeMap<String, Vec<u8>>,
 }
 
 impl std::fmt::Debug for Language {
@@ -706,12 +711,80 @@ pub fn language(
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
+        query_analyses: BTreeMap::new(),
+    }
+}
+
+/// Reads a list of pattern analyses: one per line, its key (`<language id>/<grammar>/
+/// <hash>`), a space and its bytes in hex; blank lines and lines starting with `#` are
+/// comments. A line that is not one is skipped: an analysis is an optimisation, and a
+/// query without one is analysed when compiled.
+pub fn parse_query_analyses(text: &str) -> Vec<(String, Vec<u8>)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| {
+            let (key, hex) = line.split_once(' ')?;
+            Some((key.to_string(), analysis_from_hex(hex.trim())?))
+        })
+        .collect()
+}
+
+/// The bytes of an analysis written as lowercase or uppercase hex, two digits a byte.
+pub fn analysis_from_hex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// An analysis's bytes as lowercase hex (what [`analysis_from_hex`] reads).
+pub fn analysis_to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Gives each language the analyses of `text` ([`parse_query_analyses`]) whose key
+/// names it (`<id>/…`).
+pub fn attach_query_analyses(languages: &mut [Language], text: &str) {
+    for (key, bytes) in parse_query_analyses(text) {
+        let id = key.split('/').next().unwrap_or_default();
+        if let Some(lang) = languages.iter_mut().find(|l| l.id() == id) {
+            lang.query_analyses.insert(key, bytes);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::ProjectArgs;
+
+    #[test]
+    fn shipped_analyses_are_read_per_language_and_bad_lines_skipped() {
+        let toy = |id: &str| {
+            super::language(
+                &format!("id = \"{id}\"\nname = \"{id}\"\nextensions = [\"{id}\"]\n"),
+                vec![],
+                &[],
+            )
+        };
+        let mut langs = vec![toy("aa"), toy("bb")];
+        let text = "# comment\n\naa/g/01 00ff7A\nbb/g/02 0\nbb/g/03 zz\ncc/g/04 01\nno-space\nbb/g/05 10\n";
+        super::attach_query_analyses(&mut langs, text);
+        assert_eq!(
+            langs[0].query_analyses.iter().collect::<Vec<_>>(),
+            vec![(&"aa/g/01".to_string(), &vec![0x00, 0xff, 0x7a])]
+        );
+        assert_eq!(
+            langs[1].query_analyses.keys().collect::<Vec<_>>(),
+            vec!["bb/g/05"],
+            "odd length, not hex: skipped"
+        );
+        assert_eq!(super::analysis_to_hex(&[0, 0xff, 0x7a]), "00ff7a");
+        assert_eq!(super::analysis_from_hex("é0"), None, "not ASCII");
+    }
 
     #[test]
     fn project_args_drop_and_add_words_only_when_something_was_found() {

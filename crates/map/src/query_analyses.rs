@@ -23,21 +23,14 @@ pub(crate) const PREFIX: &str = "query_analysis ";
 /// The analysis kept under `meta` key `key`, when the key is one and its value is hex.
 pub(crate) fn parse(key: &str, value: &str) -> Option<(String, Vec<u8>)> {
     let key = key.strip_prefix(PREFIX)?;
-    if !value.len().is_multiple_of(2) {
-        return None;
-    }
-    let bytes = (0..value.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(value.get(i..i + 2)?, 16).ok())
-        .collect::<Option<Vec<u8>>>()?;
-    Some((key.to_string(), bytes))
+    Some((key.to_string(), navmap_language::analysis_from_hex(value)?))
 }
 
 /// Stores the analyses this process computed (none when every query it compiled was
 /// built from a kept one), in the build's final transaction.
 pub(crate) fn store_new(tx: &Transaction) -> Result<()> {
     for (key, bytes) in navmap_extract::query_analyses() {
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = navmap_language::analysis_to_hex(&bytes);
         db::set_meta(tx, &format!("{PREFIX}{key}"), &hex)?;
     }
     Ok(())
@@ -50,13 +43,24 @@ mod tests {
     use super::*;
     use crate::{Map, MapConfig, RebuildOptions};
 
+    /// Python under another id, with none of the registry's shipped analyses: its query
+    /// is analysed by the process that compiles it (and its compile is this test's own,
+    /// whatever other tests of the process compiled).
+    fn python_without_shipped_analyses() -> navmap_language::Registry {
+        let mut py = (**navmap_grammars::registry().by_id("py").unwrap()).clone();
+        py.manifest.id = "pyk".into();
+        py.manifest.extensions = vec!["pyk".into()];
+        py.query_analyses.clear();
+        navmap_language::Registry::new(vec![py])
+    }
+
     #[test]
     fn a_build_keeps_the_analyses_of_the_queries_it_compiled() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.py"), "def a():\n    return b()\n").unwrap();
+        std::fs::write(dir.path().join("a.pyk"), "def a():\n    return b()\n").unwrap();
         let (map, _) = Map::open(
             MapConfig::new(dir.path()),
-            Arc::new(navmap_grammars::registry()),
+            Arc::new(python_without_shipped_analyses()),
         )
         .unwrap();
         map.rebuild(RebuildOptions::default(), &|_| {}).unwrap();
@@ -72,7 +76,7 @@ mod tests {
                 parse(&k, &v)
             })
             .collect();
-        let py: Vec<_> = kept.iter().filter(|(k, _)| k.starts_with("py/")).collect();
+        let py: Vec<_> = kept.iter().filter(|(k, _)| k.starts_with("pyk/")).collect();
         assert_eq!(py.len(), 1, "{kept:?}");
         // This process compiled Python's query itself (nothing was offered from a new
         // map), so what it kept is what extraction reports for that key.
