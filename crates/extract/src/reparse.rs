@@ -14,7 +14,8 @@ use navmap_language::Reparse;
 pub struct Shadow {
     pub text: String,
     /// The parts of `text` to parse (the wrapper and the copies), in order: the parser
-    /// skips the blanks between them instead of reading them.
+    /// skips the blanks between them instead of reading them, but for a few between parts
+    /// close together ([`NEAR`]), which it reads as whitespace.
     pub ranges: Vec<tree_sitter::Range>,
 }
 
@@ -53,6 +54,7 @@ pub fn shadow(source: &str, spans: &mut [(usize, usize)], wrap: &Reparse) -> Opt
     text.extend_from_slice(wrap.separator.as_bytes());
     text.extend_from_slice(wrap.suffix.as_bytes());
     parts.push((end, text.len()));
+    let parts = merged(parts);
     let ranges = with_points(&text, &parts);
     // Whole UTF-8 sequences were copied and everything else is ASCII.
     let text = String::from_utf8(text).ok()?;
@@ -99,4 +101,73 @@ fn free_run(text: &[u8], from: usize, to: usize, len: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Parts at most this many bytes apart are parsed as one range, blanks between them
+/// included (see [`merged`]).
+const NEAR: usize = 8;
+
+/// `parts` (sorted, disjoint) with those at most [`NEAR`] bytes apart joined: the blanks
+/// between them are whitespace to the parser, read in a few steps, while every included
+/// range costs tree-sitter's lexer a step of a linear search on each jump to a later token
+/// (`ts_lexer_goto` looks for the position's range from the first range on).
+fn merged(parts: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(parts.len());
+    for (s, e) in parts {
+        match out.last_mut() {
+            Some(last) if s - last.1 <= NEAR => last.1 = e,
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_near_each_other_are_one_range_and_far_ones_stay_apart() {
+        let parts = vec![(0, 2), (2 + NEAR, 20), (20, 21), (22 + NEAR, 40)];
+        assert_eq!(merged(parts), vec![(0, 21), (22 + NEAR, 40)]);
+    }
+
+    #[test]
+    fn the_shadow_keeps_the_copies_in_place_and_reads_the_near_blanks() {
+        let wrap = Reparse {
+            prefix: "fn f(){".into(),
+            separator: ";".into(),
+            suffix: "}".into(),
+        };
+        let far = " ".repeat(100);
+        let source = format!("fn g() {{\n{far}m!(a(1)); n!(b);{far}o!(c);\n}}\n");
+        let at = |text: &str| {
+            let s = source.find(text).unwrap();
+            (s, s + text.len())
+        };
+        let (a, b, c) = (at("(a(1))"), at("(b)"), at("(c)"));
+        let mut spans = vec![c, a, (a.0 + 2, a.0 + 5), b];
+        let shadow = shadow(&source, &mut spans, &wrap).unwrap();
+        let ranges: Vec<(usize, usize)> = shadow
+            .ranges
+            .iter()
+            .map(|r| (r.start_byte, r.end_byte))
+            .collect();
+        // The prefix alone; the first two copies, each with its separator, and the blanks
+        // of ` n!` between them; the last copy with its separator, the line breaks and the
+        // tail past the source's end.
+        let end = source.len();
+        assert_eq!(ranges, vec![(0, 7), (a.0, b.1 + 1), (c.0, end + 2)]);
+        let text = |(s, e): (usize, usize)| &shadow.text[s..e];
+        assert_eq!(text(ranges[0]), "fn f(){");
+        assert_eq!(text(ranges[1]), "(a(1));   (b);");
+        assert_eq!(text(ranges[2]), "(c);\n \n;}");
+        // Positions are the source's: the first copy after `m!` on its line, the tail on
+        // the last line.
+        assert_eq!(
+            shadow.ranges[1].start_point,
+            tree_sitter::Point::new(1, 102)
+        );
+        assert_eq!(shadow.ranges[2].end_point, tree_sitter::Point::new(3, 2));
+    }
 }
