@@ -150,8 +150,23 @@ static void ts_lexer_goto(Lexer *self, Length position) {
   self->current_position = position;
 
   // Move to the first valid position at or after the given position.
+  // navmap: `ts_lexer_set_included_ranges` accepts only ranges in order that do not
+  // overlap, so their ends never decrease and the ranges ending after the position are a
+  // suffix: its start is found by binary search instead of scanning from the first range
+  // on every jump (a shadow text of a file's macro arguments has hundreds of ranges).
+  unsigned first_ending_after = 0;
+  unsigned ranges_left = self->included_range_count;
+  while (ranges_left > 0) {
+    unsigned half = ranges_left / 2;
+    if (self->included_ranges[first_ending_after + half].end_byte > self->current_position.bytes) {
+      ranges_left = half;
+    } else {
+      first_ending_after += half + 1;
+      ranges_left -= half + 1;
+    }
+  }
   bool found_included_range = false;
-  for (unsigned i = 0; i < self->included_range_count; i++) {
+  for (unsigned i = first_ending_after; i < self->included_range_count; i++) {
     TSRange *included_range = &self->included_ranges[i];
     if (
       included_range->end_byte > self->current_position.bytes &&
