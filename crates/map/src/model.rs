@@ -564,11 +564,23 @@ impl Model {
     /// A live node; panics on a dead index (an internal invariant, never user input). In a
     /// partly loaded model, a node not loaded yet is demanded and a placeholder answered:
     /// the pass that read it runs again.
+    ///
+    /// Inlined, with the rare case out of line: resolution calls it for every node it
+    /// looks at (a million times on a small corpus), where a call was most of its cost.
+    #[inline]
     pub fn n(&self, ix: Ix) -> &Node {
         match self.nodes.get(ix as usize).and_then(Option::as_ref) {
             Some(n) => n,
-            None if self.demand_node(ix) => &PLACEHOLDER,
-            None => panic!("edge or index to a removed node"),
+            None => self.missing_node(ix),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_node(&self, ix: Ix) -> &Node {
+        match self.demand_node(ix) {
+            true => &PLACEHOLDER,
+            false => panic!("edge or index to a removed node"),
         }
     }
 
