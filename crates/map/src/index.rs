@@ -35,8 +35,18 @@ pub(crate) const NAME_BUCKETS: u32 = 4096;
 
 /// The row of `names` that holds `name` (FNV-1a: stable across builds and versions).
 pub(crate) fn bucket(name: &str) -> u32 {
+    bucket_of_bytes(name.bytes())
+}
+
+/// [`bucket`] of `qualified_key(qname)`, without making the key (a build asks it of every
+/// node).
+fn qualified_bucket(qname: &str) -> u32 {
+    bucket_of_bytes(QUALIFIED_PREFIX.bytes().chain(qname.bytes()))
+}
+
+fn bucket_of_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.bytes() {
+    for b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -111,8 +121,15 @@ pub(crate) fn name_files(conn: &Connection, name: &str) -> Result<NameFiles> {
 /// A qualified name's entry in `names`: its `defs` are the files defining it (a
 /// qualified name is never a name: no name holds this byte).
 fn qualified_key(qname: &str) -> String {
-    format!("\u{1}{qname}")
+    // Joined by hand: `format!`'s machinery was ≈ 700 instructions a call (issue 19).
+    let mut key = String::with_capacity(QUALIFIED_PREFIX.len() + qname.len());
+    key.push_str(QUALIFIED_PREFIX);
+    key.push_str(qname);
+    key
 }
+
+/// What starts a qualified name's key in `names`.
+const QUALIFIED_PREFIX: &str = "\u{1}";
 
 /// The files that define the qualified name `qname`, as stored.
 pub(crate) fn qualified_files(conn: &Connection, qname: &str) -> Result<BTreeSet<Ix>> {
@@ -271,19 +288,25 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
         .map(|sym| bucket(model.names.str(sym as Sym)))
         .collect();
     let qualified_rows: Vec<Option<u32>> = (0..model.nodes.len() as Ix)
-        .map(|ix| {
-            model
-                .slot(ix)
-                .map(|n| bucket(&qualified_key(model.qname(n))))
-        })
+        .map(|ix| model.slot(ix).map(|n| qualified_bucket(model.qname(n))))
         .collect();
     let mut lo = 0;
     while lo < NAME_BUCKETS {
         let hi = lo + BUCKETS_PER_PASS;
         let here = |row: u32| (lo..hi).contains(&row);
         let mut buckets: HashMap<u32, Bucket> = HashMap::new();
-        fn entry(buckets: &mut HashMap<u32, Bucket>, row: u32, key: String) -> &mut NameFiles {
-            buckets.entry(row).or_default().entry(key).or_default()
+        // The key is copied only when it is new: most names are defined or used in more
+        // than one place (issue 19: a `String` made and dropped per definition and use).
+        fn entry<'b>(
+            buckets: &'b mut HashMap<u32, Bucket>,
+            row: u32,
+            key: &str,
+        ) -> &'b mut NameFiles {
+            let bucket = buckets.entry(row).or_default();
+            if !bucket.contains_key(key) {
+                bucket.insert(key.to_string(), NameFiles::default());
+            }
+            bucket.get_mut(key).expect("inserted above")
         }
         for (sym, defs) in model.by_name.rows() {
             for &d in defs {
@@ -291,17 +314,13 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
                     continue;
                 };
                 if here(name_rows[sym]) {
-                    entry(
-                        &mut buckets,
-                        name_rows[sym],
-                        model.names.str(sym as Sym).to_string(),
-                    )
-                    .defs
-                    .insert(f);
+                    entry(&mut buckets, name_rows[sym], model.names.str(sym as Sym))
+                        .defs
+                        .insert(f);
                 }
                 if let Some(row) = qualified_rows[d as usize].filter(|&r| here(r)) {
                     let qname = model.qname(model.slot(d).expect("a slot"));
-                    entry(&mut buckets, row, qualified_key(qname))
+                    entry(&mut buckets, row, &qualified_key(qname))
                         .defs
                         .insert(f);
                 }
@@ -309,13 +328,9 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
         }
         for (sym, users) in model.users_by_name.rows() {
             if !users.is_empty() && here(name_rows[sym]) {
-                entry(
-                    &mut buckets,
-                    name_rows[sym],
-                    model.names.str(sym as Sym).to_string(),
-                )
-                .users
-                .extend(users.iter().copied());
+                entry(&mut buckets, name_rows[sym], model.names.str(sym as Sym))
+                    .users
+                    .extend(users.iter().copied());
             }
         }
         for (b, bucket) in &buckets {
@@ -447,6 +462,9 @@ mod tests {
         assert_eq!(decode_bucket(&encode_bucket(&b)).unwrap(), b);
         assert!(decode_bucket(&encode_bucket(&b)[..3]).is_err());
         assert!(bucket("get") < NAME_BUCKETS);
+        for q in ["", "a", "crate.mod.Type.method", "ünï.cödé"] {
+            assert_eq!(qualified_bucket(q), bucket(&qualified_key(q)));
+        }
         assert_eq!(bucket("get"), bucket("get"));
     }
 }
