@@ -221,6 +221,11 @@ struct FileCx<'m> {
     /// of reading every child's node (issue 19: a million node reads on a small corpus).
     /// Built on the first bare name.
     scope_children: OnceCell<Vec<(u64, Ix)>>,
+    /// The file's bindings as (scope, index in `FileRec::bindings`), sorted by scope and,
+    /// within one, in the bindings' order: `typed_binding` reads a scope's bindings
+    /// instead of every binding of the file for each scope it walks through (issue 19).
+    /// Built on the first lookup.
+    binding_scopes: OnceCell<Vec<(Ix, u32)>>,
     /// The line of the use being resolved (`NO_LINE`: none): bindings that hold only in a
     /// region (a match arm, a branch, a loop) type the uses inside it.
     line: Cell<u32>,
@@ -473,6 +478,7 @@ impl<'a> Resolver<'a> {
             implementations: RefCell::new(HashMap::new()),
             reachable: OnceCell::new(),
             scope_children: OnceCell::new(),
+            binding_scopes: OnceCell::new(),
             line: Cell::new(NO_LINE),
         }
     }
@@ -500,6 +506,31 @@ impl<'a> Resolver<'a> {
         let key = scope_key(scope, name);
         let start = all.partition_point(|&(k, _)| k < key);
         let len = all[start..].partition_point(|&(k, _)| k == key);
+        Some(&all[start..start + len])
+    }
+
+    /// The indexes of the bindings of `scope` in `file`, in the bindings' order, when
+    /// `file` is the file being resolved (`FileCx::binding_scopes`); `None` for another.
+    fn bindings_of_scope<'c>(
+        &self,
+        cx: &'c FileCx,
+        file: Ix,
+        scope: Ix,
+    ) -> Option<&'c [(Ix, u32)]> {
+        if file != cx.file {
+            return None;
+        }
+        let all = cx.binding_scopes.get_or_init(|| {
+            let bindings = &self.model.f(file).bindings;
+            let mut all: Vec<(Ix, u32)> = (0..bindings.len() as u32)
+                .map(|i| (bindings[i as usize].scope, i))
+                .collect();
+            // Stable: the bindings of one scope stay in their order.
+            all.sort_by_key(|&(scope, _)| scope);
+            all
+        });
+        let start = all.partition_point(|&(s, _)| s < scope);
+        let len = all[start..].partition_point(|&(s, _)| s == scope);
         Some(&all[start..start + len])
     }
 
@@ -1316,7 +1347,7 @@ impl<'a> Resolver<'a> {
             && !q.contains("::")
             && !q.contains("->")
             && (self
-                .typed_binding(cx.file, from, segs[0], cx.line.get())
+                .typed_binding(cx, cx.file, from, segs[0], cx.line.get())
                 .is_some()
                 || self.declared_in_scope(from, segs[0]).is_some())
             && let (prefix, last) = infer::split_last(q)
@@ -1645,7 +1676,7 @@ impl<'a> Resolver<'a> {
                 } else {
                     NO_LINE
                 };
-                self.typed_binding(decl_file, v, own_name, line)
+                self.typed_binding(cx, decl_file, v, own_name, line)
             }
         };
         if let Some(b) = bound_as {
@@ -1686,6 +1717,7 @@ impl<'a> Resolver<'a> {
     /// latest such binding whose region holds the line); at an unknown line, none.
     fn typed_binding(
         &self,
+        cx: &FileCx,
         file: Ix,
         from: Ix,
         q: &str,
@@ -1707,10 +1739,10 @@ impl<'a> Resolver<'a> {
         let mut cur = Some(from);
         while let Some(c) = cur {
             let (mut region, mut whole) = (None, None);
-            for b in bindings
-                .iter()
-                .filter(|b| b.scope == c && m.text(b.name) == q)
-            {
+            let mut consider = |b: &'a crate::model::TypedName| {
+                if m.text(b.name) != q {
+                    return;
+                }
                 // A local is not in scope in its own declaration (`note, err :=
                 // note.Open(…)`: that `note` is still the package); a parameter, bound on
                 // its function's name line, is in a one-line body.
@@ -1719,7 +1751,7 @@ impl<'a> Resolver<'a> {
                     && b.line == line
                     && line > m.n(c).name_line
                 {
-                    continue;
+                    return;
                 }
                 if b.until == NO_LINE {
                     whole = whole.or(Some(b));
@@ -1729,6 +1761,15 @@ impl<'a> Resolver<'a> {
                 {
                     region = Some(b);
                 }
+            };
+            match self.bindings_of_scope(cx, file, c) {
+                Some(in_scope) => in_scope
+                    .iter()
+                    .for_each(|&(_, i)| consider(&bindings[i as usize])),
+                None => bindings
+                    .iter()
+                    .filter(|b| b.scope == c)
+                    .for_each(&mut consider),
             }
             if let Some(b) = region.or(whole) {
                 return Some(b);
@@ -1754,7 +1795,7 @@ impl<'a> Resolver<'a> {
         kind: EdgeKind,
         depth: u8,
     ) -> Option<Outcome> {
-        let b = self.typed_binding(cx.file, from, q, cx.line.get())?;
+        let b = self.typed_binding(cx, cx.file, from, q, cx.line.get())?;
         let m = self.model;
         let prefix = b.type_qualifier.get().map_or("", |q| m.text(q));
         let type_name = m.text(b.type_name);
@@ -1837,7 +1878,7 @@ impl<'a> Resolver<'a> {
             // `f.Require` (Go's `for _, r := range f.Require`): a field of a typed local or
             // parameter, its type text read from the field's declaration.
             [head, field] => {
-                let b = self.typed_binding(cx.file, from, head, cx.line.get())?;
+                let b = self.typed_binding(cx, cx.file, from, head, cx.line.get())?;
                 let prefix = b.type_qualifier.get().map_or("", |q| m.text(q));
                 let type_name = m.text(b.type_name);
                 let (t, _) = self
