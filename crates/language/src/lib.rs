@@ -564,7 +564,9 @@ pub struct Language {
     /// the registry (`grammars/analyses.txt`), by the extraction crate's analysis key:
     /// compiling a query with one skips analysing its patterns against the grammar, most
     /// of a compile (see `navmap-extract`'s `compiled.rs`). Empty when none is shipped.
-    pub query_analyses: BTreeMap<String, Vec<u8>>,
+    /// Kept as the file's hex and decoded ([`analysis_from_hex`]) only for a query that
+    /// is compiled: a registry is built at every start, most of its languages unused.
+    pub query_analyses: BTreeMap<String, &'static str>,
 }
 
 impl std::fmt::Debug for Language {
@@ -715,21 +717,6 @@ pub fn language(
     }
 }
 
-/// Reads a list of pattern analyses: one per line, its key (`<language id>/<grammar>/
-/// <hash>`), a space and its bytes in hex; blank lines and lines starting with `#` are
-/// comments. A line that is not one is skipped: an analysis is an optimisation, and a
-/// query without one is analysed when compiled.
-pub fn parse_query_analyses(text: &str) -> Vec<(String, Vec<u8>)> {
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .filter_map(|line| {
-            let (key, hex) = line.split_once(' ')?;
-            Some((key.to_string(), analysis_from_hex(hex.trim())?))
-        })
-        .collect()
-}
-
 /// The bytes of an analysis written as lowercase or uppercase hex, two digits a byte.
 pub fn analysis_from_hex(hex: &str) -> Option<Vec<u8>> {
     if !hex.len().is_multiple_of(2) {
@@ -746,13 +733,27 @@ pub fn analysis_to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Gives each language the analyses of `text` ([`parse_query_analyses`]) whose key
-/// names it (`<id>/…`).
-pub fn attach_query_analyses(languages: &mut [Language], text: &str) {
-    for (key, bytes) in parse_query_analyses(text) {
+/// Gives each language the analyses of `text` whose key names it (`<id>/…`). `text` is
+/// a list of pattern analyses: one per line, its key (`<language id>/<grammar>/<hash>`), a
+/// space and its bytes in hex; blank lines and lines starting with `#` are comments. A
+/// line that is not one is skipped: an analysis is an optimisation, and a query without
+/// one is analysed when compiled.
+pub fn attach_query_analyses(languages: &mut [Language], text: &'static str) {
+    let lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'));
+    for line in lines {
+        let Some((key, hex)) = line.split_once(' ') else {
+            continue;
+        };
+        let hex = hex.trim();
+        if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
         let id = key.split('/').next().unwrap_or_default();
         if let Some(lang) = languages.iter_mut().find(|l| l.id() == id) {
-            lang.query_analyses.insert(key, bytes);
+            lang.query_analyses.insert(key.to_string(), hex);
         }
     }
 }
@@ -775,7 +776,11 @@ mod tests {
         super::attach_query_analyses(&mut langs, text);
         assert_eq!(
             langs[0].query_analyses.iter().collect::<Vec<_>>(),
-            vec![(&"aa/g/01".to_string(), &vec![0x00, 0xff, 0x7a])]
+            vec![(&"aa/g/01".to_string(), &"00ff7A")]
+        );
+        assert_eq!(
+            super::analysis_from_hex(langs[0].query_analyses["aa/g/01"]),
+            Some(vec![0x00, 0xff, 0x7a])
         );
         assert_eq!(
             langs[1].query_analyses.keys().collect::<Vec<_>>(),
