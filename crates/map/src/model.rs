@@ -1083,6 +1083,14 @@ impl Model {
         }
     }
 
+    /// Whether `defs_named(sym)` would answer without loading a file: the model is whole, or
+    /// every file defining `sym` is loaded.
+    pub fn defs_named_loaded(&self, sym: Sym) -> bool {
+        self.partial
+            .as_ref()
+            .is_none_or(|p| p.complete.contains(&sym))
+    }
+
     /// Whether any file defines `sym` (`!defs_named(sym).is_empty()`, without loading the
     /// defining files of a partly loaded model).
     pub fn any_defs_named(&self, sym: Sym) -> bool {

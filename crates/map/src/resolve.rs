@@ -1927,7 +1927,7 @@ impl<'a> Resolver<'a> {
         }
         let m = self.model;
         // `Some(x)`, `Ok(v)`: a constructor the repository does not define.
-        let sym = m.names.get(ctor).filter(|&s| !m.defs_named(s).is_empty())?;
+        let sym = m.names.get(ctor).filter(|&s| m.any_defs_named(s))?;
         let kind = EdgeKind::References;
         let outcome = if prefix.is_empty() {
             self.resolve_bare(cx, from, sym, kind, depth)
@@ -1970,6 +1970,13 @@ impl<'a> Resolver<'a> {
         let Some(sym) = m.names.get(callee) else {
             return false;
         };
+        // A partly loaded model (a CLI re-index) would load every file defining `callee`
+        // (`new`: hundreds) only to answer this shortcut. `returned_type` asks the same of
+        // the one definition it resolves the call to, so "some file defines it" is enough
+        // to go on; not cached, as the answer is not this function's own.
+        if !m.defs_named_loaded(sym) {
+            return m.any_defs_named(sym);
+        }
         if let Some(&known) = cx.returns_a_type.borrow().get(&sym) {
             return known;
         }

@@ -2738,6 +2738,54 @@ fn a_partial_rebuild_re_resolves_the_callers_of_a_name_defined_anew() {
     assert!(loaded < total, "{loaded} of {total} files loaded");
 }
 
+/// A call on a call's result (`Circle::new(1.0).area()`) in the changed file: the rebuild
+/// loads the file defining `Circle::new`, not every file that defines some `new` (a
+/// registry's `new` is defined in hundreds of files; loading them all made a one-file
+/// re-index three times slower).
+#[test]
+fn a_partial_rebuild_does_not_load_every_definition_of_a_chained_callee() {
+    let others = ["a", "b", "c", "d"];
+    let other_files: Vec<(String, String)> = others
+        .iter()
+        .map(|o| {
+            let ty = o.to_uppercase();
+            (
+                format!("src/{o}.rs"),
+                format!("pub struct {ty};\nimpl {ty} {{\n    pub fn new() -> Self {{\n        {ty}\n    }}\n}}\n"),
+            )
+        })
+        .collect();
+    let mods: String = others.iter().map(|o| format!("mod {o};\n")).collect();
+    let lib = format!("{mods}mod shapes;\npub mod app;\n");
+    let mut files: Vec<(&str, &str)> = vec![
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        ),
+        ("src/lib.rs", &lib),
+        (
+            "src/shapes.rs",
+            "pub struct Circle {\n    r: f64,\n}\nimpl Circle {\n    pub fn new(r: f64) -> Self {\n        Circle { r }\n    }\n    pub fn area(&self) -> f64 {\n        self.r * self.r\n    }\n}\n",
+        ),
+        (
+            "src/app.rs",
+            "use crate::shapes::Circle;\n\npub fn run() -> f64 {\n    0.0\n}\n",
+        ),
+    ];
+    files.extend(other_files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    let (loaded, total) = partial_rebuild_matches_full(
+        &files,
+        &[(
+            "src/app.rs",
+            "use crate::shapes::Circle;\n\npub fn run() -> f64 {\n    Circle::new(1.0).area()\n}\n",
+        )],
+    );
+    assert!(
+        loaded + others.len() <= total,
+        "{loaded} of {total} files loaded: the other files defining `new` among them"
+    );
+}
+
 /// A removed definition with an incoming edge from a file that does not name it in a use
 /// or an import (a value read through a module alias): the edge goes with it (the files
 /// stored with edges into the changed file are loaded first).
