@@ -491,6 +491,12 @@ impl<'a> Resolver<'a> {
         if m.n(scope).file.get() != Some(cx.file) {
             return None;
         }
+        // The table is built from the file node's and the definitions' children: every
+        // node of a file is one of those (the scan this replaced looked at any node).
+        debug_assert!(
+            m.f(cx.file).node == Some(scope) || m.f(cx.file).defs.contains(&scope),
+            "a scope of the file that is neither its file node nor a definition"
+        );
         let all = cx.scope_children.get_or_init(|| {
             let f = m.f(cx.file);
             let mut all = Vec::with_capacity(f.defs.len());
