@@ -717,9 +717,16 @@ pub fn language(
     }
 }
 
-/// The bytes of an analysis written as lowercase or uppercase hex, two digits a byte.
+/// Whether `hex` is an analysis written as hex: two digits (lowercase or uppercase) a
+/// byte, nothing else.
+pub fn is_analysis_hex(hex: &str) -> bool {
+    hex.len().is_multiple_of(2) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The bytes of an analysis written as hex ([`is_analysis_hex`]).
 pub fn analysis_from_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) {
+    // Checked first: `from_str_radix` alone would take a sign (`+f`) as a digit pair.
+    if !is_analysis_hex(hex) {
         return None;
     }
     (0..hex.len())
@@ -748,7 +755,7 @@ pub fn attach_query_analyses(languages: &mut [Language], text: &'static str) {
             continue;
         };
         let hex = hex.trim();
-        if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_analysis_hex(hex) {
             continue;
         }
         let id = key.split('/').next().unwrap_or_default();
@@ -789,6 +796,11 @@ mod tests {
         );
         assert_eq!(super::analysis_to_hex(&[0, 0xff, 0x7a]), "00ff7a");
         assert_eq!(super::analysis_from_hex("é0"), None, "not ASCII");
+        assert_eq!(
+            super::analysis_from_hex("+f"),
+            None,
+            "a sign is not a digit"
+        );
     }
 
     #[test]

@@ -121,11 +121,17 @@ pub(crate) fn name_files(conn: &Connection, name: &str) -> Result<NameFiles> {
 /// A qualified name's entry in `names`: its `defs` are the files defining it (a
 /// qualified name is never a name: no name holds this byte).
 fn qualified_key(qname: &str) -> String {
-    // Joined by hand: `format!`'s machinery was ≈ 700 instructions a call (issue 19).
     let mut key = String::with_capacity(QUALIFIED_PREFIX.len() + qname.len());
+    qualified_key_into(qname, &mut key);
+    key
+}
+
+/// [`qualified_key`] written over `key` (a build makes one per definition: one buffer).
+fn qualified_key_into(qname: &str, key: &mut String) {
+    // Joined by hand: `format!`'s machinery was ≈ 700 instructions a call (issue 19).
+    key.clear();
     key.push_str(QUALIFIED_PREFIX);
     key.push_str(qname);
-    key
 }
 
 /// What starts a qualified name's key in `names`.
@@ -290,6 +296,7 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
     let qualified_rows: Vec<Option<u32>> = (0..model.nodes.len() as Ix)
         .map(|ix| model.slot(ix).map(|n| qualified_bucket(model.qname(n))))
         .collect();
+    let mut qkey = String::new();
     let mut lo = 0;
     while lo < NAME_BUCKETS {
         let hi = lo + BUCKETS_PER_PASS;
@@ -319,10 +326,8 @@ fn write_all_names(tx: &Transaction, model: &Model) -> Result<()> {
                         .insert(f);
                 }
                 if let Some(row) = qualified_rows[d as usize].filter(|&r| here(r)) {
-                    let qname = model.qname(model.slot(d).expect("a slot"));
-                    entry(&mut buckets, row, &qualified_key(qname))
-                        .defs
-                        .insert(f);
+                    qualified_key_into(model.qname(model.slot(d).expect("a slot")), &mut qkey);
+                    entry(&mut buckets, row, &qkey).defs.insert(f);
                 }
             }
         }

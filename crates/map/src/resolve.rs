@@ -236,6 +236,13 @@ fn scope_key(scope: Ix, name: Sym) -> u64 {
     u64::from(scope) << 32 | u64::from(name)
 }
 
+/// The entries of `sorted` (sorted by key) whose key is `key`, in their order.
+fn entries_of<K: Ord + Copy, V>(sorted: &[(K, V)], key: K) -> &[(K, V)] {
+    let start = sorted.partition_point(|&(k, _)| k < key);
+    let len = sorted[start..].partition_point(|&(k, _)| k == key);
+    &sorted[start..start + len]
+}
+
 fn fits(kind: EdgeKind, target: NodeKind) -> bool {
     match kind {
         EdgeKind::Extends | EdgeKind::Implements => is_type_like(target),
@@ -509,10 +516,7 @@ impl<'a> Resolver<'a> {
             all.sort_by_key(|&(key, _)| key);
             all
         });
-        let key = scope_key(scope, name);
-        let start = all.partition_point(|&(k, _)| k < key);
-        let len = all[start..].partition_point(|&(k, _)| k == key);
-        Some(&all[start..start + len])
+        Some(entries_of(all, scope_key(scope, name)))
     }
 
     /// The indexes of the bindings of `scope` in `file`, in the bindings' order, when
@@ -535,9 +539,7 @@ impl<'a> Resolver<'a> {
             all.sort_by_key(|&(scope, _)| scope);
             all
         });
-        let start = all.partition_point(|&(s, _)| s < scope);
-        let len = all[start..].partition_point(|&(s, _)| s == scope);
-        Some(&all[start..start + len])
+        Some(entries_of(all, scope))
     }
 
     fn import_edges(&self, cx: &FileCx, file_node: Ix, out: &mut Vec<NewEdge>) {
